@@ -1,0 +1,62 @@
+"""minitf: TensorFlow 2 that a learner can read.
+
+`import minitf as tf` gives TensorFlow 2's API, built on NumPy in plain
+Python. This file only assembles the public namespace: every op module marks
+its public names with `@tf_export("math.exp", "exp")`, and the loop at the
+bottom puts them into `tf`, `tf.math`, `tf.nn`, `tf.linalg`, ... - the way
+TensorFlow generates its own API modules.
+
+>>> import minitf as tf
+>>> tf.math.exp(tf.constant(0.0))
+<tf.Tensor: shape=(), dtype=float32, numpy=1.0>
+"""
+import sys
+import types
+
+from . import ops  # noqa: F401 - imports every op family, registering its names
+from .framework import errors as _errors, nest as _nest
+from .framework.context import executing_eagerly
+from .framework.custom_gradient import custom_gradient
+from .framework.dtypes import (DType, as_dtype, bool, complex64,  # noqa: A004
+                               complex128, double, float16, float32, float64, half, int8, int16,
+                               int32, int64, string, uint8, uint16, uint32, uint64)
+from .framework.tape import GradientTape, UnconnectedGradients
+from .framework.tensor import Tensor
+from .framework.tensor_shape import TensorShape
+from .framework.tf_export import REGISTRY
+from .framework.variables import Variable, VariableAggregation, VariableSynchronization
+from .ops.slicing_ops import newaxis
+
+__version__ = "0.1.0"
+
+
+def _module(dotted):
+    """The namespace module `minitf.<dotted>`, created on first use."""
+    full = f"{__name__}.{dotted}"
+    if full in sys.modules:
+        return sys.modules[full]
+    parent_name, _, child = dotted.rpartition(".")
+    parent = _module(parent_name) if parent_name else sys.modules[__name__]
+    module = types.ModuleType(full, f"The `tf.{dotted}` namespace.")
+    sys.modules[full] = module
+    setattr(parent, child, module)
+    return module
+
+
+def _assemble(registry):
+    for dotted, obj in registry:
+        path, _, attr = dotted.rpartition(".")
+        setattr(_module(path) if path else sys.modules[__name__], attr, obj)
+
+
+_assemble(REGISTRY)
+_module("dtypes").__dict__.update(
+    {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, uint16,
+                         uint32, uint64, bool, complex64, complex128, string)},
+    DType=DType, as_dtype=as_dtype)
+_module("errors").__dict__.update(
+    {k: v for k, v in vars(_errors).items() if isinstance(v, type) and issubclass(v, Exception)},
+    __doc__=_errors.__doc__)
+_module("nest").__dict__.update(
+    {k: getattr(_nest, k) for k in ("flatten", "pack_sequence_as", "map_structure",
+                                   "assert_same_structure", "is_nested")})

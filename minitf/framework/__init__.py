@@ -1,0 +1,1 @@
+"""The bottom layer: dtypes, shapes, Tensor, Variable, the op record and `apply`, the tape."""

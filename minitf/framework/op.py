@@ -1,0 +1,210 @@
+"""The op record and `apply`, the one door every op goes through.
+
+An op is declared once: its TensorFlow name, a NumPy forward, a shape rule
+and a gradient written in minitf ops (so gradients can be differentiated
+again). `minitf/ops/math_ops.py` declares `exp` like this:
+
+    Exp = Op("Exp", np.exp, dtypes=INEXACT, shape=same_shape)
+
+    @Exp.def_grad
+    def _exp_grad(op, dy):          # d/dx exp(x) = exp(x): reuse the saved output
+        return dy * op.outputs[0]
+
+and `tf.exp(x)` is just `apply(Exp, [x])`. `apply` decides, here and nowhere
+else, what running an op means:
+
+* eager: check dtypes, run the forward on NumPy arrays, wrap the result;
+* tracing inside `tf.function`: add a node to the graph being built;
+* either way, every recording `GradientTape` that watches an input records the call.
+
+In TensorFlow the same roles are split between `REGISTER_OP` (C++),
+`@ops.RegisterGradient` (Python) and the eager executor.
+"""
+import numpy as np
+
+from . import context, dtypes, errors
+from .tensor import EagerTensor
+
+# TensorFlow's C++ names for dtypes, used in its error messages.
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def type_name(dtype):
+    return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
+
+
+class Op:
+    """The declaration of one operation.
+
+    name:        TensorFlow's op name ("AddV2", "MatMul", ...), shown in errors and graphs.
+    forward:     `forward(*numpy_arrays, **attrs)` -> array, or tuple of arrays.
+    dtypes:      the dtypes the op accepts for its typed inputs (None: any).
+    typed:       which inputs share the type `T` (default: all of them); their
+                 dtypes must match exactly, since TF never promotes implicitly.
+    shape:       `shape(*input_shapes, **attrs)` -> output TensorShape(s); used by
+                 graph tracing and to explain a failed eager call in TF's words.
+    num_outputs: how many tensors the forward returns (None: a tuple whose length
+                 depends on the attributes, as for Unpack and Split).
+    saves:       the forward returns `(outputs, saved)`; `saved` (NumPy data the
+                 gradient needs, e.g. argmax positions) is kept on the tape record.
+    """
+
+    __slots__ = ("name", "forward", "grad", "dtypes", "typed", "shape", "num_outputs",
+                 "saves", "explain")
+
+    def __init__(self, name, forward, *, dtypes=None, typed=None, shape=None, num_outputs=1,
+                 saves=False, explain=None):
+        self.name = name
+        self.forward = forward
+        self.grad = None
+        self.dtypes = dtypes
+        self.typed = typed
+        self.shape = shape
+        self.num_outputs = num_outputs
+        self.saves = saves
+        self.explain = explain
+
+    def def_grad(self, grad_fn):
+        """Decorator: `grad_fn(op, *output_grads)` -> one gradient per input (or None)."""
+        self.grad = grad_fn
+        return grad_fn
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+
+def apply(op, inputs, attrs=None):
+    """Run `op` on a list of tensors: the single entry point of every op.
+
+    >>> from minitf.ops.math_ops import Exp
+    >>> apply(Exp, [tf.constant(0.0)])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
+    """
+    if context.graph_stack:
+        return context.graph_stack[-1].add_node(op, inputs, attrs or {})
+    check_dtypes(op, inputs)
+    try:
+        if attrs:
+            result = op.forward(*[t._value for t in inputs], **attrs)
+        else:
+            result = op.forward(*[t._value for t in inputs])
+    except errors.OpError:
+        raise
+    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        raise explain_failure(op, inputs, attrs or {}, exc) from None
+    saved = None
+    if op.saves:
+        result, saved = result
+    if op.num_outputs == 1:
+        outputs = _wrap(result)
+    else:
+        outputs = tuple(_wrap(r) for r in result)
+    if context.tape_stack and op.grad is not None:
+        record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
+    return outputs
+
+
+def _wrap(value):
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)
+    return EagerTensor(value)
+
+
+def check_dtypes(op, inputs):
+    """TF's kernel checks: the typed inputs share one dtype, and it is one the op supports."""
+    typed = op.typed
+    if typed is None:
+        if not inputs:
+            return
+        first = inputs[0]._dtype
+        if op.dtypes is not None and first not in op.dtypes:
+            raise _bad_dtype(op, first)
+        for i in range(1, len(inputs)):
+            if inputs[i]._dtype is not first:
+                raise _mismatch(op, i, first, inputs[i]._dtype)
+        return
+    if not typed:
+        return
+    first = inputs[typed[0]]._dtype
+    if op.dtypes is not None and first not in op.dtypes:
+        raise _bad_dtype(op, first)
+    for i in typed[1:]:
+        if inputs[i]._dtype is not first:
+            raise _mismatch(op, i, first, inputs[i]._dtype)
+
+
+def _mismatch(op, index, expected, got):
+    return errors.op_error(
+        errors.InvalidArgumentError, op.name,
+        f"cannot compute {op.name} as input #{index}(zero-based) was expected to be a "
+        f"{type_name(expected)} tensor but is a {type_name(got)} tensor",
+        "TensorFlow never converts dtypes implicitly: use tf.cast(x, tf."
+        f"{expected.name}) (or tf.cast on the other operand) so both have the same dtype.")
+
+
+def _bad_dtype(op, dtype):
+    allowed = ", ".join(type_name(d) for d in sorted(op.dtypes, key=_dtype_order))
+    return errors.op_error(
+        errors.InvalidArgumentError, op.name,
+        f"Value for attr 'T' of {type_name(dtype)} is not in the list of allowed values: "
+        f"{allowed}",
+        f"{op.name} is not defined for {dtype.name} tensors; tf.cast the input to one of "
+        "the allowed dtypes first.")
+
+
+def _dtype_order(d):
+    return dtypes.ALL.index(d)
+
+
+def explain_failure(op, inputs, attrs, exc):
+    """Turn a NumPy exception into TF's error class and words.
+
+    The op's own `explain` (or its shape rule) is asked first: it raises the
+    precise TF message (e.g. "Incompatible shapes: [2,3] vs. [4]").
+    """
+    try:
+        if op.explain is not None:
+            op.explain(*inputs, exc=exc, **attrs)
+        elif op.shape is not None:
+            op.shape(*[t.shape for t in inputs], **attrs)
+    except errors.OpError as precise:
+        return precise
+    return errors.op_error(errors.InvalidArgumentError, op.name, str(exc))
+
+
+# --- recording on tapes -------------------------------------------------------
+
+
+class TapeRecord:
+    """One recorded call: what the gradient function sees as `op`.
+
+    `op.inputs`, `op.outputs` and `op.attrs` are the call's tensors and
+    attributes; `op.saved` is whatever the forward chose to save; `op.type`
+    is the op's TensorFlow name.
+    """
+
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "saved")
+
+    def __init__(self, op_def, inputs, outputs, attrs, saved):
+        self.op_def = op_def
+        self.inputs = inputs
+        self.outputs = outputs
+        self.attrs = attrs or {}
+        self.saved = saved
+
+    @property
+    def type(self):
+        return self.op_def.name
+
+    def __repr__(self):
+        return f"<TapeRecord {self.op_def.name}>"
+
+
+def record(op, inputs, outputs, attrs=None, saved=None):
+    """Let every recording tape that watches one of `inputs` remember this call."""
+    entry = None
+    for tape in context.tape_stack:
+        if tape._recording and tape._watches_any(inputs):
+            if entry is None:
+                entry = TapeRecord(op, tuple(inputs), tuple(outputs), attrs, saved)
+            tape._add_record(entry)

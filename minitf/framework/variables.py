@@ -1,0 +1,231 @@
+"""`tf.Variable`: the one mutable thing, holding state such as weights.
+
+A variable owns a NumPy array that `assign*` replaces (never mutates in
+place), so a tensor read earlier keeps its old value, as in TensorFlow.
+Reading a trainable variable inside a `GradientTape` makes the tape watch it:
+
+>>> import minitf as tf
+>>> v = tf.Variable([1.0, 2.0], name="w")
+>>> v.assign_add([1.0, 1.0])
+<tf.Variable 'w:0' shape=(2,) dtype=float32, numpy=array([2., 3.], dtype=float32)>
+>>> v * 2
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 6.], dtype=float32)>
+"""
+import numpy as np
+
+from . import context, dtypes
+from .op import Op
+from .tensor import EagerTensor, Tensor, _numpy_text, convert_to_tensor, \
+    register_tensor_conversion_function
+from .tensor_shape import TensorShape, as_shape
+
+# The op a tape records for a variable read: variable -> tensor. Its gradient
+# passes straight through, so gradients reach the variable itself.
+ReadVariableOp = Op("ReadVariableOp", lambda value: value)
+
+
+@ReadVariableOp.def_grad
+def _read_variable_grad(op, dy):
+    return dy
+
+
+class VariableSynchronization:
+    AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
+
+
+class VariableAggregation:
+    NONE, SUM, MEAN, ONLY_FIRST_REPLICA = 0, 1, 2, 3
+
+
+class Variable:
+    """A tensor-like value that can change: `assign`, `assign_add`, `assign_sub`."""
+
+    _is_variable = True
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg (`None`) must be specified. A Variable "
+                             "needs a starting value, e.g. tf.Variable(tf.zeros([3])).")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if synchronization == VariableSynchronization.ON_READ and trainable:
+            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
+                             "only for non-trainable variables.")
+        value = convert_to_tensor(initial_value, dtype=dtype)
+        self._value = np.array(value._value)  # a private copy
+        self._dtype = value.dtype
+        self._shape = as_shape(shape) if shape is not None else TensorShape(self._value.shape)
+        if not self._shape.is_compatible_with(self._value.shape):
+            raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
+                             f"the explicitly supplied `shape` argument ({self._shape}).")
+        self._trainable = True if trainable is None else bool(trainable)
+        if synchronization == VariableSynchronization.ON_READ and trainable is None:
+            self._trainable = False
+        self._name = _unique_name(name or "Variable")
+        self._constraint = constraint
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+        self._cached = None  # the EagerTensor of the current value, made on first read
+
+    # --- reading -----------------------------------------------------------------
+    def _read(self):
+        """The current value as a tensor; tells active tapes about the access."""
+        if context.graph_stack:
+            return context.graph_stack[-1].capture_variable(self)
+        read = self._cached
+        if read is None:
+            read = self._cached = EagerTensor(self._value, self._dtype)
+        for tape in context.tape_stack:
+            if tape._recording:
+                tape._variable_accessed(self, read)
+        return read
+
+    def read_value(self):
+        return self._read()
+
+    def value(self):
+        return self._read()
+
+    def numpy(self):
+        return self._value[()] if self._value.ndim == 0 else self._value.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._value.copy() if dtype is None else self._value.astype(dtype)
+
+    # --- writing ------------------------------------------------------------------
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Replace the value; the new one must have this variable's dtype and shape."""
+        new = self._checked(value, "assign")._value
+        return self._store(np.array(new), read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._checked(delta, "assign_add")._value
+        return self._store(self._value + delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._checked(delta, "assign_sub")._value
+        return self._store(self._value - delta, read_value)
+
+    def _checked(self, value, method):
+        if context.graph_stack:
+            return context.graph_stack[-1].variable_update(self, value, method)
+        value = convert_to_tensor(value, dtype=self._dtype)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(
+                f"Cannot {method} value to variable ' {self._name}': Shape mismatch.The variable "
+                f"shape {self._shape}, and the assigned value shape {value.shape} are "
+                "incompatible. A variable keeps its shape; create a new tf.Variable for a "
+                "different one (or pass shape=tf.TensorShape(None)).")
+        return value
+
+    def _store(self, array, read_value):
+        if array.dtype != self._dtype._np:
+            array = array.astype(self._dtype._np)
+        self._value = array
+        self._cached = None
+        return self if read_value else None
+
+    # --- description -------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape if not self._shape.is_fully_defined() else \
+            TensorShape(self._value.shape)
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def aggregation(self):
+        return self._aggregation
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    @property
+    def initial_value(self):
+        return self._read()
+
+    def ref(self):
+        from .tensor import _TensorRef
+
+        return _TensorRef(self)
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def __repr__(self):
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
+                f"numpy={_numpy_text(self._value, is_repr=True)}>")
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        return self._value[()].__index__()
+
+    def __len__(self):
+        return len(self._read())
+
+    def __iter__(self):
+        return iter(self._read())
+
+
+def _unique_name(name):
+    # Eager TF does not uniquify names: two variables may both be 'Variable:0'.
+    return name if ":" in name else f"{name}:0"
+
+
+def _convert_variable(variable, dtype):
+    if dtype is not None and dtype is not variable.dtype:
+        raise ValueError(
+            f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+            f"{variable.dtype.name}: {variable!r}. Use tf.cast to change a dtype.")
+    return variable._read()
+
+
+register_tensor_conversion_function(Variable, _convert_variable)
+
+
+def is_variable(x):
+    return isinstance(x, Variable)
+
+
+__all__ = ["Variable", "VariableSynchronization", "VariableAggregation", "is_variable",
+           "ReadVariableOp", "Tensor", "dtypes"]

@@ -1,0 +1,181 @@
+"""Making tensors: constant, zeros, ones, fill, range, linspace, eye, identity.
+
+>>> import minitf as tf
+>>> tf.constant(1), tf.constant(1.0)
+(<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=1.0>)
+>>> tf.range(3)
+<tf.Tensor: shape=(3,), dtype=int32, numpy=array([0, 1, 2], dtype=int32)>
+
+Python ints become int32 and floats float32, as in TensorFlow; NumPy arrays
+keep their dtype (so a float64 array stays float64).
+"""
+import numpy as np
+
+from ..framework import dtypes, errors
+from ..framework import gradient_ops
+from ..framework.op import Op, apply
+from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
+from ..framework.tf_export import tf_export
+from .array_ops import _shape_list, broadcast_to, reshape
+from .shape_rules import same_shape
+
+tf_export("convert_to_tensor")(convert_to_tensor)
+
+
+@tf_export("constant")
+def constant(value, dtype=None, shape=None, name="Const"):
+    """A tensor holding `value`; `shape` reshapes it, or fills it when `value` is a scalar.
+
+    >>> tf.constant(0.5, shape=[2])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+    """
+    if isinstance(value, Tensor) or hasattr(value, "_is_variable"):
+        value = convert_to_tensor(value)
+        if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
+            raise TypeError(f"Expected tensor {value.numpy()} with dtype "
+                            f"{dtypes.as_dtype(dtype)!r}, but got dtype {value.dtype!r}.")
+        tensor = value
+    else:
+        tensor = EagerTensor(to_array(value, None if dtype is None else dtypes.as_dtype(dtype)))
+    if shape is None:
+        return tensor
+    shape = _shape_list(shape)
+    if tensor.shape.num_elements() == int(np.prod(shape)):
+        return reshape(tensor, shape)
+    if tensor.shape.num_elements() == 1:
+        return broadcast_to(reshape(tensor, []), shape)
+    raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value} "
+                    f"(converted from {value}) has {tensor.shape.num_elements()} elements, but "
+                    f"got `shape` {shape} with {int(np.prod(shape))} elements).")
+
+
+def _filled(shape, dtype, number):
+    dtype = dtypes.as_dtype(dtype)
+    return EagerTensor(np.full(_shape_list(shape), number, dtype=dtype.as_numpy_dtype), dtype)
+
+
+@tf_export("zeros")
+def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
+    """A tensor of zeros (float32 unless `dtype` says otherwise)."""
+    return _filled(shape, dtype, 0)
+
+
+@tf_export("ones")
+def ones(shape, dtype=dtypes.float32, name=None, layout=None):
+    """A tensor of ones (float32 unless `dtype` says otherwise)."""
+    return _filled(shape, dtype, 1)
+
+
+@tf_export("zeros_like")
+def zeros_like(input, dtype=None, name=None, layout=None):
+    """Zeros with the shape (and dtype, unless given) of `input`."""
+    input = convert_to_tensor(input)
+    if dtype is not None and dtypes.as_dtype(dtype) is not input.dtype:
+        return zeros(input.shape.as_list(), dtype)
+    return gradient_ops.zeros_like(input)
+
+
+@tf_export("ones_like")
+def ones_like(input, dtype=None, name=None, layout=None):
+    """Ones with the shape (and dtype, unless given) of `input`."""
+    input = convert_to_tensor(input)
+    if dtype is not None and dtypes.as_dtype(dtype) is not input.dtype:
+        return ones(input.shape.as_list(), dtype)
+    return gradient_ops.ones_like(input)
+
+
+@tf_export("fill")
+def fill(dims, value, name=None, layout=None):
+    """A tensor of shape `dims` filled with `value` (whose dtype it takes)."""
+    value = convert_to_tensor(value)
+    if value.shape.rank != 0:
+        raise errors.op_error(errors.InvalidArgumentError, "Fill",
+                              f"value must be a scalar, got shape {value.shape}",
+                              "fill repeats one number; use tf.broadcast_to to repeat a tensor.")
+    return broadcast_to(value, _shape_list(dims))
+
+
+@tf_export("math.add_n", "add_n")
+def add_n(inputs, name=None):
+    """The element-wise sum of a list of tensors of the same shape and dtype."""
+    inputs = [convert_to_tensor(t) for t in inputs]
+    if not inputs:
+        raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
+                         "with the same dtype and shape")
+    for i, t in enumerate(inputs[1:], 1):
+        if t.shape != inputs[0].shape:
+            raise ValueError(f"inputs must be a list of at least one Tensor with the same dtype "
+                             f"and shape: inputs[0] has shape {inputs[0].shape} but inputs[{i}] "
+                             f"has shape {t.shape}. add_n does not broadcast.")
+    return gradient_ops.add_n(inputs)
+
+
+@tf_export("range")
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TF's name
+    """[start, start + delta, ...) up to `limit`, like Python's range but any dtype.
+
+    The dtype is inferred from the arguments (int32, or float32 if any is a float).
+    """
+    if limit is None:
+        start, limit = 0, start
+    args = [convert_to_tensor(a) for a in (start, limit, delta)]
+    if dtype is None:
+        order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+        dtype = max((a.dtype for a in args), key=lambda d: order.index(d) if d in order else 0)
+    dtype = dtypes.as_dtype(dtype)
+    start, limit, delta = (a.numpy().item() for a in args)
+    if delta == 0:
+        raise errors.op_error(errors.InvalidArgumentError, "Range",
+                              "Requires delta != 0: 0", "A step of 0 would never reach limit.")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise errors.op_error(
+            errors.InvalidArgumentError, "Range",
+            f"Requires start <= limit when delta > 0: {start}/{limit}" if delta > 0 else
+            f"Requires start >= limit when delta < 0: {start}/{limit}",
+            "The sequence must be able to walk from start to limit in steps of delta.")
+    count = int(np.ceil((limit - start) / delta))
+    values = start + np.arange(count) * delta
+    return EagerTensor(values.astype(dtype.as_numpy_dtype), dtype)
+
+
+@tf_export("linspace", "lin_space")
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from start to stop, both included."""
+    start, stop = convert_to_tensor(start), convert_to_tensor(stop)
+    dtype = start.dtype if start.dtype.is_floating else dtypes.float64
+    values = np.linspace(start.numpy(), stop.numpy(), int(num), axis=axis)
+    return EagerTensor(values.astype(dtype.as_numpy_dtype), dtype)
+
+
+@tf_export("eye", "linalg.eye")
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix (ones on the diagonal), optionally batched."""
+    dtype = dtypes.as_dtype(dtype)
+    matrix = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+                    dtype=dtype.as_numpy_dtype)
+    if batch_shape is not None:
+        matrix = np.broadcast_to(matrix, list(batch_shape) + list(matrix.shape)).copy()
+    return EagerTensor(matrix, dtype)
+
+
+Identity = Op("Identity", lambda x: x, typed=(), shape=same_shape)
+
+
+@Identity.def_grad
+def _identity_grad(op, dy):
+    return dy
+
+
+@tf_export("identity")
+def identity(input, name=None):
+    """The same value as a new tensor (a Variable's current value, a named graph node)."""
+    return apply(Identity, [convert_to_tensor(input)])
+
+
+StopGradient = Op("StopGradient", lambda x: x, typed=(), shape=same_shape)  # no gradient
+
+
+@tf_export("stop_gradient")
+def stop_gradient(input, name=None):
+    """The same value, but the tape treats it as a constant: no gradient flows through."""
+    return apply(StopGradient, [convert_to_tensor(input)])

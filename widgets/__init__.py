@@ -1,0 +1,1 @@
+"""ipywidgets views that draw what the minitf engine really did."""
