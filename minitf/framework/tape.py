@@ -255,7 +255,9 @@ class GradientTape:
     def _after_use(self):
         self._used = True
         if not self._persistent:
-            self._reset_state()  # release the records and everything they keep alive
+            # Release the records and everything they keep alive; like TF, keep
+            # answering watched_variables().
+            self._records, self._watched = [], {}
 
 
 def _is_variable(x):

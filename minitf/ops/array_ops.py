@@ -334,7 +334,7 @@ def broadcast_to(input, shape, name=None):
 
 
 # --- one_hot ---------------------------------------------------------------------------
-def _one_hot_forward(indices, depth, on_value, off_value, axis):
+def _one_hot_forward(indices, on_value, off_value, depth, axis):
     hot = np.expand_dims(indices, -1) == np.arange(depth)
     out = np.where(hot, on_value, off_value)
     if axis != -1 and axis != indices.ndim:
