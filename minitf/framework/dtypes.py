@@ -116,8 +116,9 @@ class DType:
     def __ne__(self, other):
         return not self.__eq__(other)
 
-    def __hash__(self):
-        return hash(self.name)
+    # Each DType exists once, so identity hashing is both correct and fast (the
+    # eager fast path checks `dtype in allowed_set` on every op).
+    __hash__ = object.__hash__
 
     def __reduce__(self):
         return as_dtype, (self.name,)
@@ -188,9 +189,16 @@ def as_dtype(type_value):
     )
 
 
+# NumPy type numbers -> DType, for the fast path (int64 has two type numbers,
+# 'l' and 'q', that are the same type on Linux; both are listed).
+_BY_NUM = {np.dtype(code).num: as_dtype(np.dtype(code))
+           for code in "?bhilqBHILQefdFD" if np.dtype(code).kind != "O"}
+_BY_NUM[np.dtype(object).num] = string
+
+
 def from_numpy(np_dtype):
     """The `DType` of a NumPy dtype (the engine's fast path: one dictionary look-up)."""
-    found = _BY_NUMPY.get(np_dtype)
-    if found is None:
+    found = _BY_NUM.get(np_dtype.num)
+    if found is None or found._np.itemsize != np_dtype.itemsize and found is not string:
         return as_dtype(np_dtype)
     return found

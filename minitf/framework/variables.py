@@ -21,7 +21,7 @@ from .tensor_shape import TensorShape, as_shape
 
 # The op a tape records for a variable read: variable -> tensor. Its gradient
 # passes straight through, so gradients reach the variable itself.
-ReadVariableOp = Op("ReadVariableOp", lambda value: value)
+ReadVariableOp = Op("ReadVariableOp", lambda value: value, shape=lambda shape: shape)
 
 
 @ReadVariableOp.def_grad

@@ -30,7 +30,8 @@ def _shape_list(shape):
 
 
 # --- reshape ----------------------------------------------------------------------
-def _reshape_shape(shape, new_shape):
+def _reshape_shape(input_shape, shape):
+    new_shape, shape = list(shape), input_shape
     known = [d for d in new_shape if d != -1]
     if new_shape.count(-1) > 1:
         raise errors.op_error(errors.InvalidArgumentError, "Reshape",
@@ -300,9 +301,10 @@ def tile(input, multiples, name=None):
     return apply(Tile, [input], {"multiples": tuple(_shape_list(multiples))})
 
 
-def _broadcast_to_shape(shape, target):
+def _broadcast_to_shape(input_shape, shape):
     from .shape_rules import broadcast
 
+    shape, target = input_shape, shape
     result = broadcast("BroadcastTo")(shape, TensorShape(target))
     if result.as_list() != list(target):
         raise errors.op_error(

@@ -17,7 +17,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
 from ..framework.tf_export import tf_export
 from .array_ops import _shape_list, broadcast_to, reshape
-from .shape_rules import same_shape
+from .shape_rules import dims_text, same_shape
 
 tf_export("convert_to_tensor")(convert_to_tensor)
 
@@ -51,7 +51,17 @@ def constant(value, dtype=None, shape=None, name="Const"):
 
 def _filled(shape, dtype, number):
     dtype = dtypes.as_dtype(dtype)
-    return EagerTensor(np.full(_shape_list(shape), number, dtype=dtype.as_numpy_dtype), dtype)
+    return EagerTensor(np.full(_dims(shape, "Fill"), number, dtype=dtype.as_numpy_dtype), dtype)
+
+
+def _dims(shape, op_name):
+    dims = _shape_list(shape)
+    for d in dims:
+        if d < 0:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"Dimension {d} must be >= 0",
+                                  "A shape lists sizes; -1 (\"infer\") only works in tf.reshape.")
+    return dims
 
 
 @tf_export("zeros")
@@ -90,9 +100,9 @@ def fill(dims, value, name=None, layout=None):
     value = convert_to_tensor(value)
     if value.shape.rank != 0:
         raise errors.op_error(errors.InvalidArgumentError, "Fill",
-                              f"value must be a scalar, got shape {value.shape}",
+                              f"value must represent a scalar, got shape {dims_text(value.shape)}",
                               "fill repeats one number; use tf.broadcast_to to repeat a tensor.")
-    return broadcast_to(value, _shape_list(dims))
+    return broadcast_to(value, _dims(dims, "Fill"))
 
 
 @tf_export("math.add_n", "add_n")
@@ -100,13 +110,15 @@ def add_n(inputs, name=None):
     """The element-wise sum of a list of tensors of the same shape and dtype."""
     inputs = [convert_to_tensor(t) for t in inputs]
     if not inputs:
-        raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
-                         "with the same dtype and shape")
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
     for i, t in enumerate(inputs[1:], 1):
         if t.shape != inputs[0].shape:
-            raise ValueError(f"inputs must be a list of at least one Tensor with the same dtype "
-                             f"and shape: inputs[0] has shape {inputs[0].shape} but inputs[{i}] "
-                             f"has shape {t.shape}. add_n does not broadcast.")
+            raise errors.op_error(
+                errors.InvalidArgumentError, "AddN",
+                "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {dims_text(inputs[0].shape)} != input {i}: {dims_text(t.shape)}",
+                "add_n does not broadcast: use tf.add (or +) for that.")
     return gradient_ops.add_n(inputs)
 
 
@@ -134,8 +146,12 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
             f"Requires start >= limit when delta < 0: {start}/{limit}",
             "The sequence must be able to walk from start to limit in steps of delta.")
     count = int(np.ceil((limit - start) / delta))
-    values = start + np.arange(count) * delta
-    return EagerTensor(values.astype(dtype.as_numpy_dtype), dtype)
+    # TF's kernel accumulates `value += delta` in the output dtype; so do we
+    # (that is why tf.range(0., 1., .3) ends in 0.90000004).
+    steps = np.full(count, delta, dtype=dtype.as_numpy_dtype)
+    if count:
+        steps[0] = start
+    return EagerTensor(np.cumsum(steps, dtype=dtype.as_numpy_dtype), dtype)
 
 
 @tf_export("linspace", "lin_space")

@@ -451,6 +451,8 @@ Invert = _unary("Invert", np.invert, dtypes.INTEGER)
 bitwise_and = tf_export("bitwise.bitwise_and")(_compare(BitwiseAnd))
 bitwise_or = tf_export("bitwise.bitwise_or")(_compare(BitwiseOr))
 bitwise_xor = tf_export("bitwise.bitwise_xor")(_compare(BitwiseXor))
+for _f, _doc in [(bitwise_and, "x & y"), (bitwise_or, "x | y"), (bitwise_xor, "x ^ y")]:
+    _f.__doc__ = f"{_doc}, bit by bit, for integer tensors of the same dtype."
 
 
 @tf_export("bitwise.invert")
