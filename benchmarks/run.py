@@ -7,11 +7,17 @@
    cross-entropy, tape gradient, SGD update) in eager mode, as a ratio to a
    hand-written NumPy step computing the same numbers.
 """
+import os
 import timeit
 
-import numpy as np
+# One BLAS thread for both sides: on a small, busy machine OpenBLAS threads spin
+# against each other and make tiny matmuls 100x slower, for NumPy and minitf alike.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-import minitf as tf
+import numpy as np  # noqa: E402 - after the thread settings
+
+import minitf as tf  # noqa: E402
 
 
 def best_per_call(fn, number):

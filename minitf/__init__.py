@@ -55,7 +55,8 @@ _module("dtypes").__dict__.update(
                          uint32, uint64, bool, complex64, complex128, string)},
     DType=DType, as_dtype=as_dtype)
 _module("errors").__dict__.update(
-    {k: v for k, v in vars(_errors).items() if isinstance(v, type) and issubclass(v, Exception)},
+    {k: v for k, v in vars(_errors).items()
+     if isinstance(v, type) and issubclass(v, Exception) or k.isupper()},
     __doc__=_errors.__doc__)
 _module("nest").__dict__.update(
     {k: getattr(_nest, k) for k in ("flatten", "pack_sequence_as", "map_structure",

@@ -24,7 +24,7 @@ def _weights(f, args):
 
 def numerical_gradient(scalar_fn, args, index, eps=EPS):
     """Central differences of `scalar_fn` (NumPy arrays -> float) w.r.t. args[index]."""
-    base = [np.array(a, dtype=np.float64) for a in args]
+    base = [np.array(a, dtype=np.float64, order="C") for a in args]
     grad = np.zeros_like(base[index])
     flat = grad.reshape(-1)
     for i in range(flat.size):
@@ -37,7 +37,7 @@ def numerical_gradient(scalar_fn, args, index, eps=EPS):
 
 
 def tape_gradient(f, args, w):
-    xs = [tf.constant(np.array(a, dtype=np.float64)) for a in args]
+    xs = [tf.constant(np.array(a, dtype=np.float64, order="C")) for a in args]
     with tf.GradientTape() as tape:
         for x in xs:
             tape.watch(x)
@@ -50,7 +50,7 @@ def check_grads(f, *args, order=1, rtol=1e-5, atol=1e-6, wrt=None):
 
     wrt: indices of the arguments to check (default: all).
     """
-    args = [np.array(a, dtype=np.float64) for a in args]
+    args = [np.array(a, dtype=np.float64, order="C") for a in args]
     wrt = range(len(args)) if wrt is None else wrt
     w = _weights(f, args)
 

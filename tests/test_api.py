@@ -32,7 +32,7 @@ nn.sigmoid nn.tanh nn.softmax nn.log_softmax nn.softmax_cross_entropy_with_logit
 nn.sparse_softmax_cross_entropy_with_logits nn.sigmoid_cross_entropy_with_logits nn.l2_loss
 nn.bias_add nn.dropout nn.moments nn.batch_normalization nn.conv1d nn.conv2d
 nn.depthwise_conv2d nn.conv2d_transpose nn.max_pool2d nn.avg_pool2d
-GradientTape stop_gradient custom_gradient Variable Tensor TensorShape DType newaxis
+GradientTape stop_gradient custom_gradient Variable Tensor TensorShape DType
 errors.InvalidArgumentError errors.OperatorNotAllowedInGraphError errors.NotFoundError
 float16 float32 float64 int8 int16 int32 int64 uint8 bool string complex64 complex128 as_dtype
 nest.flatten nest.map_structure executing_eagerly
@@ -49,6 +49,10 @@ def resolve(dotted):
 @pytest.mark.parametrize("name", REQUIRED)
 def test_required_name_exists(name):
     assert resolve(name) is not None
+
+
+def test_newaxis_is_none_as_in_numpy():
+    assert tf.newaxis is None and "newaxis" in dir(tf)
 
 
 def test_namespaces_import_like_modules():

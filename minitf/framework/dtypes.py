@@ -11,6 +11,8 @@ tf.int64
 Each dtype exists exactly once, so `x.dtype is tf.float32` and
 `x.dtype == tf.float32` are both fine.
 """
+import builtins
+
 import numpy as np
 
 
@@ -26,8 +28,13 @@ class DType:
     # --- what the type is --------------------------------------------------
     @property
     def as_numpy_dtype(self):
-        """The NumPy scalar type, e.g. `numpy.float32`."""
-        return self._np.type
+        """The NumPy scalar type, e.g. `numpy.float32` (`object` for tf.string, as in TF)."""
+        return object if self._np.kind == "O" else self._np.type
+
+    @property
+    def as_datatype_enum(self):
+        """TF's number for this type in its protocol buffers (DT_FLOAT = 1, ...)."""
+        return _DATATYPE_ENUM[self.name]
 
     @property
     def is_floating(self):
@@ -72,28 +79,34 @@ class DType:
 
     @property
     def size(self):
-        """Bytes per element."""
-        return 1 if self is string else self._np.itemsize
+        """Bytes per element (0 for tf.string, whose elements vary in length)."""
+        return 0 if self is string else self._np.itemsize
 
     @property
     def min(self):
+        """The smallest value: a NumPy scalar for floats, an int for integers."""
         if self._np.kind == "f":
-            return float(np.finfo(self._np).min)
+            return np.finfo(self._np).min
         if self._np.kind in "iu":
             return int(np.iinfo(self._np).min)
-        if self._np.kind == "b":
-            return False
-        raise TypeError(f"Cannot find minimum value of {self.name}.")
+        raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
 
     @property
     def max(self):
+        """The largest value: a NumPy scalar for floats, an int for integers."""
         if self._np.kind == "f":
-            return float(np.finfo(self._np).max)
+            return np.finfo(self._np).max
         if self._np.kind in "iu":
             return int(np.iinfo(self._np).max)
-        if self._np.kind == "b":
-            return True
-        raise TypeError(f"Cannot find maximum value of {self.name}.")
+        raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
+
+    @property
+    def limits(self):
+        """The intensity range of image data in this dtype, from 0: (0, 255) for uint8,
+        (0, 1) for float32/float64 (TF's `dtype_range`; float16 has none)."""
+        if self.name not in _INTENSITY_MAX:
+            raise ValueError(f"{self} does not have defined limits.")
+        return 0, _INTENSITY_MAX[self.name]
 
     def is_compatible_with(self, other):
         return self is as_dtype(other)
@@ -154,46 +167,60 @@ INEXACT = FLOATING | COMPLEX
 SIGNED = FLOATING | COMPLEX | SIGNED_INTEGER
 
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update(half=float16, double=float64)
+_BY_NAME.update(half=float16, double=float64, float=float32)  # TF's C++ names work too
 _BY_NUMPY = {d._np: d for d in ALL}
 _BY_NUMPY[np.dtype(np.str_)] = string
 _BY_NUMPY[np.dtype(np.bytes_)] = string
+_BY_NUM = {d._np.num: d for d in ALL}  # NumPy's type number: the fastest look-up
+# Python's own types: only these three mean something to TF (`int` and `str` do not).
+_BY_PYTHON_TYPE = {builtins.float: float32, builtins.bool: bool, builtins.object: string}
+_DATATYPE_ENUM = dict(float32=1, float64=2, int32=3, uint8=4, int16=5, int8=6, string=7,
+                      complex64=8, int64=9, bool=10, uint16=17, complex128=18, float16=19,
+                      uint32=22, uint64=23)
+_BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUM.items()}
+_INTENSITY_MAX = dict(bool=True, uint8=255, uint16=65535, uint32=2**32 - 1, uint64=2**64 - 1,
+                      int8=127, int16=32767, int32=2**31 - 1, int64=2**63 - 1, float32=1,
+                      float64=1)
 
 
 def as_dtype(type_value):
-    """Converts a `DType`, a name ("float32") or a NumPy type to a `DType`.
+    """Converts a `DType`, a name ("float32"), a NumPy type or TF's enum number to a `DType`.
 
     >>> tf.as_dtype(np.float64)
     tf.float64
     """
     if isinstance(type_value, DType):
         return type_value
+    found = None
     if isinstance(type_value, str):
         found = _BY_NAME.get(type_value)
-        if found is not None:
-            return found
-    else:
+    elif isinstance(type_value, type) and type_value in _BY_PYTHON_TYPE:
+        found = _BY_PYTHON_TYPE[type_value]
+    elif isinstance(type_value, int):
+        found = _BY_ENUM.get(type_value)
+    elif type_value is not None and not isinstance(type_value, type) or \
+            isinstance(type_value, type) and issubclass(type_value, np.generic):
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:
             np_dtype = None
         if np_dtype is not None:
-            found = _BY_NUMPY.get(np_dtype)
-            if found is None and np_dtype.kind in "US":
-                found = string
-            if found is not None:
-                return found
-    raise TypeError(
-        f"Cannot convert {type_value!r} to a dtype. "
-        "Use a TensorFlow dtype such as tf.float32, or its name as a string ('float32')."
-    )
+            found = _BY_NUMPY.get(np_dtype, string if np_dtype.kind in "US" else None)
+    if found is None:
+        raise TypeError(
+            f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType. "
+            "Use a TensorFlow dtype such as tf.float32, or its name as a string ('float32')."
+        )
+    return found
 
 
-# NumPy type numbers -> DType, for the fast path (int64 has two type numbers,
-# 'l' and 'q', that are the same type on Linux; both are listed).
-_BY_NUM = {np.dtype(code).num: as_dtype(np.dtype(code))
-           for code in "?bhilqBHILQefdFD" if np.dtype(code).kind != "O"}
-_BY_NUM[np.dtype(object).num] = string
+# TensorFlow's C++ names, used in its error messages ("... is a float tensor").
+_TF_TYPE_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def tf_type_name(dtype):
+    """The name TF's C++ error messages use: float for float32, double for float64."""
+    return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
 
 
 def from_numpy(np_dtype):

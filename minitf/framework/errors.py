@@ -32,6 +32,8 @@ class OpError(Exception):
         self._node_def = node_def
         self._op = op
         self._message = message
+        if type(self) is OpError and args:  # OpError(node_def, op, message, error_code)
+            self.error_code = args[0]
 
     @property
     def message(self):

@@ -2,7 +2,7 @@
 
 An op is declared once: its TensorFlow name, a NumPy forward, a shape rule
 and a gradient written in minitf ops (so gradients can be differentiated
-again). `minitf/ops/math_ops.py` declares `exp` like this:
+again). `minitf/ops/unary_ops.py` declares `exp` like this:
 
     Exp = Op("Exp", np.exp, dtypes=INEXACT, shape=same_shape)
 
@@ -25,12 +25,7 @@ import numpy as np
 from . import context, dtypes, errors
 from .tensor import EagerTensor
 
-# TensorFlow's C++ names for dtypes, used in its error messages.
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def type_name(dtype):
-    return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
+type_name = dtypes.tf_type_name  # TF's C++ names ("float", "double") used in its messages
 
 
 class Op:
@@ -73,10 +68,27 @@ class Op:
         return f"<Op {self.name}>"
 
 
+def silent(forward):
+    """Run a NumPy forward without floating-point warnings (x/0, log 0, overflow).
+
+    TensorFlow quietly returns inf/nan there. The guard costs about a
+    microsecond, so it wraps only the ops that routinely meet such inputs,
+    not the whole fast path.
+    """
+
+    def quiet_forward(*arrays, **attrs):
+        with np.errstate(all="ignore"):
+            return forward(*arrays, **attrs)
+
+    quiet_forward.__name__ = getattr(forward, "__name__", "forward")
+    quiet_forward.__doc__ = getattr(forward, "__doc__", None)
+    return quiet_forward
+
+
 def apply(op, inputs, attrs=None):
     """Run `op` on a list of tensors: the single entry point of every op.
 
-    >>> from minitf.ops.math_ops import Exp
+    >>> from minitf.ops.unary_ops import Exp
     >>> apply(Exp, [tf.constant(0.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """

@@ -298,12 +298,15 @@ def backprop(records, targets, sources, seeds=None):
     reaches = set(source_ids)
     relevant = []
     for entry in records:
-        if any(id(t) in reaches for t in entry.inputs):
+        # Only float (and complex) values carry gradients: integer paths are cut, as in TF.
+        if any(id(t) in reaches and _differentiable(t) for t in entry.inputs):
             relevant.append(entry)
             reaches.update(id(t) for t in entry.outputs)
 
     pending = {}  # id(tensor) -> list of gradient contributions not yet summed
     for i, t in enumerate(targets):
+        if not _differentiable(t):
+            continue
         seed = seeds[i] if seeds is not None and seeds[i] is not None else ones_like(t)
         pending.setdefault(id(t), []).append(seed)
 

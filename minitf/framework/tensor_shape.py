@@ -13,22 +13,26 @@ Eager tensors always have fully known shapes; unknown dimensions appear in
 
 
 class TensorShape:
+    """The shape of a tensor: a tuple of sizes, any of them (or the rank) possibly unknown."""
+
     __slots__ = ("_dims",)
 
     def __init__(self, dims):
-        if isinstance(dims, TensorShape):
+        if type(dims) is tuple and all(type(d) is int and d >= 0 for d in dims):
+            self._dims = dims  # the fast path: a NumPy array's shape
+        elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         elif dims is None:
             self._dims = None
-        elif isinstance(dims, int) or hasattr(dims, "__index__") and not hasattr(dims, "__len__"):
-            self._dims = (int(dims),)
+        elif isinstance(dims, (str, bytes)):
+            raise TypeError(f"Failed to convert '{dims!r}' to a shape: a shape is one size "
+                            "(e.g. 10) or a list of sizes (e.g. [None, 10]).")
+        elif hasattr(dims, "__index__") and not hasattr(dims, "__len__"):
+            self._dims = (_dimension(dims),)
         else:
-            self._dims = tuple(None if d is None else int(d) for d in dims)
-            if any(d is not None and d < 0 for d in self._dims):
-                raise ValueError(
-                    f"Dimension {min(d for d in self._dims if d is not None)} must be >= 0: "
-                    "a shape lists sizes, and -1 (\"infer this one\") only works in tf.reshape."
-                )
+            if hasattr(dims, "numpy"):  # an int tensor, e.g. tf.shape(x)
+                dims = dims.numpy().tolist()
+            self._dims = tuple(_dimension(d) for d in dims)
 
     # --- questions ----------------------------------------------------------
     @property
@@ -81,13 +85,46 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def most_specific_compatible_shape(self, other):
+        """The most specific shape both could be: dims that differ become None."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
+
     def assert_is_compatible_with(self, other):
         if not self.is_compatible_with(other):
-            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
 
     def assert_has_rank(self, rank):
         if self.rank not in (None, rank):
             raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def with_rank(self, rank):
+        """This shape with rank `rank` (an unknown rank becomes `rank` unknown dims)."""
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        self.assert_has_rank(rank)
+        return self
+
+    def with_rank_at_least(self, rank):
+        if self.rank is not None and self.rank < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self.rank is not None and self.rank > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
 
     # --- sequence behaviour -------------------------------------------------
     def __len__(self):
@@ -144,6 +181,20 @@ class TensorShape:
 
     def __reduce__(self):
         return TensorShape, (self.dims,)
+
+
+def _dimension(value):
+    """One dimension: None (unknown) or a non-negative int, checked like TF's `Dimension`."""
+    if value is None:
+        return None
+    if not hasattr(value, "__index__") or isinstance(value, bool):
+        raise TypeError("Dimension value must be integer or None or have an __index__ method, "
+                        f"got value '{value!r}' with type '{type(value)!r}'")
+    value = value.__index__()
+    if value < 0:
+        raise ValueError(f"Dimension {value} must be >= 0: a shape lists sizes, and -1 "
+                         "(\"infer this one\") only works in tf.reshape.")
+    return value
 
 
 def as_shape(shape):

@@ -13,7 +13,7 @@ Reading a trainable variable inside a `GradientTape` makes the tape watch it:
 """
 import numpy as np
 
-from . import context, dtypes
+from . import context, dtypes, errors
 from .op import Op
 from .tensor import EagerTensor, Tensor, _numpy_text, convert_to_tensor, \
     register_tensor_conversion_function
@@ -54,9 +54,6 @@ class Variable:
                              "needs a starting value, e.g. tf.Variable(tf.zeros([3])).")
         if callable(initial_value):
             initial_value = initial_value()
-        if synchronization == VariableSynchronization.ON_READ and trainable:
-            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
-                             "only for non-trainable variables.")
         value = convert_to_tensor(initial_value, dtype=dtype)
         self._value = np.array(value._value)  # a private copy
         self._dtype = value.dtype
@@ -76,8 +73,6 @@ class Variable:
     # --- reading -----------------------------------------------------------------
     def _read(self):
         """The current value as a tensor; tells active tapes about the access."""
-        if context.graph_stack:
-            return context.graph_stack[-1].capture_variable(self)
         read = self._cached
         if read is None:
             read = self._cached = EagerTensor(self._value, self._dtype)
@@ -105,16 +100,26 @@ class Variable:
         return self._store(np.array(new), read_value)
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        delta = self._checked(delta, "assign_add")._value
+        delta = self._checked_update(delta, "assign_add", "AssignAddVariableOp")
         return self._store(self._value + delta, read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        delta = self._checked(delta, "assign_sub")._value
+        delta = self._checked_update(delta, "assign_sub", "AssignSubVariableOp")
         return self._store(self._value - delta, read_value)
 
+    def _checked_update(self, delta, method, op_name):
+        """assign_add/sub need exactly the variable's shape (no broadcasting), as in TF."""
+        delta = convert_to_tensor(delta, dtype=self._dtype)
+        if list(delta.shape) != list(self._value.shape):
+            raise errors.op_error(
+                errors.InvalidArgumentError, op_name,
+                f"Cannot update variable with shape {_dims(self._value.shape)} using a Tensor "
+                f"with shape {_dims(delta.shape)}, shapes must be equal.",
+                f"{method} adds element by element without broadcasting; reshape or "
+                "tf.broadcast_to the update first.")
+        return delta._value
+
     def _checked(self, value, method):
-        if context.graph_stack:
-            return context.graph_stack[-1].variable_update(self, value, method)
         value = convert_to_tensor(value, dtype=self._dtype)
         if not self._shape.is_compatible_with(value.shape):
             raise ValueError(
@@ -200,16 +205,18 @@ class Variable:
     def __index__(self):
         return self._value[()].__index__()
 
-    def __len__(self):
-        return len(self._read())
-
     def __iter__(self):
         return iter(self._read())
 
 
 def _unique_name(name):
-    # Eager TF does not uniquify names: two variables may both be 'Variable:0'.
-    return name if ":" in name else f"{name}:0"
+    # Eager TF does not uniquify names: two variables may both be 'Variable:0'
+    # (and like TF, name="a:0" becomes 'a:0:0').
+    return f"{name}:0"
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _convert_variable(variable, dtype):

@@ -14,18 +14,21 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.gradient_ops import ones_like, zeros_like
-from ..framework.op import Op, apply
+from ..framework.op import Op, apply, silent
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tf_export import tf_export
 from .shape_rules import broadcast, same_shape
 from .unbroadcast import unbroadcast
 
 
-def binary_args(x, y):
+def binary_args(x, y, soft_hint=False):
     """Convert a pair of operands the way TF's Python wrappers do.
 
-    A tensor's dtype is a hint for the other operand, so `x + 1` and `2 * x`
-    work for float x; if neither is a tensor, the first is converted on its own.
+    A Python or NumPy operand is converted to the tensor operand's dtype:
+    `x * 2` works for float x, while `int_tensor * 2.5` raises TypeError
+    ("Cannot convert 2.5 to EagerTensor of dtype int32"). With `soft_hint`
+    (TF does this for the right operand of `+` and `/` only) a value that
+    does not fit keeps its own dtype, so the op then reports the mismatch.
     """
     if hasattr(x, "_is_variable"):
         x = x._read()
@@ -33,9 +36,10 @@ def binary_args(x, y):
         y = y._read()
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):
-            y = convert_to_tensor(y, dtype_hint=x._dtype)
+            y = convert_to_tensor(y, dtype_hint=x._dtype) if soft_hint else \
+                convert_to_tensor(y, dtype=x._dtype)
     elif isinstance(y, Tensor):
-        x = convert_to_tensor(x, dtype_hint=y._dtype)
+        x = convert_to_tensor(x, dtype=y._dtype)
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, dtype_hint=x._dtype)
@@ -60,11 +64,15 @@ def _add_grad(op, dy):
     return unbroadcast(dy, x.shape), unbroadcast(dy, y.shape)
 
 
+# TF's "Add" also joins strings; NumPy keeps TF strings as object arrays of bytes.
+StringAdd = _binary("Add", lambda x, y: np.asarray(np.add(x, y), dtype=object), {dtypes.string})
+
+
 @tf_export("math.add", "add")
 def add(x, y, name=None):
-    """x + y, element-wise, with broadcasting."""
-    x, y = binary_args(x, y)
-    return apply(AddV2, [x, y])
+    """x + y, element-wise, with broadcasting (string tensors are concatenated)."""
+    x, y = binary_args(x, y, soft_hint=True)
+    return apply(StringAdd if x.dtype is dtypes.string else AddV2, [x, y])
 
 
 Sub = _binary("Sub", np.subtract)
@@ -100,7 +108,7 @@ def multiply(x, y, name=None):
 
 
 # --- division -----------------------------------------------------------------------------
-RealDiv = _binary("RealDiv", np.divide, dtypes.INEXACT)
+RealDiv = _binary("RealDiv", silent(np.divide), dtypes.INEXACT)
 
 
 @RealDiv.def_grad
@@ -112,7 +120,7 @@ def _realdiv_grad(op, dy):
 @tf_export("math.truediv", "truediv")
 def truediv(x, y, name=None):
     """x / y; integers are first cast to float (int8/16 -> float32, int32/64 -> float64), as in TF."""
-    x, y = binary_args(x, y)
+    x, y = binary_args(x, y, soft_hint=True)
     if x.dtype is not y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}. "
                         "Cast one of them with tf.cast first.")
@@ -151,8 +159,8 @@ def _floormod(x, y):
     return np.mod(x, y)
 
 
-FloorDiv = _binary("FloorDiv", _floordiv, dtypes.REAL)  # not differentiable, like TF
-FloorMod = _binary("FloorMod", _floormod, dtypes.REAL)
+FloorDiv = _binary("FloorDiv", silent(_floordiv), dtypes.REAL)  # not differentiable, like TF
+FloorMod = _binary("FloorMod", silent(_floormod), dtypes.REAL)
 
 
 @FloorMod.def_grad
@@ -184,7 +192,7 @@ def _pow(x, y):
     return np.power(x, y)
 
 
-Pow = _binary("Pow", _pow)
+Pow = _binary("Pow", silent(_pow))
 
 
 @Pow.def_grad
@@ -240,7 +248,7 @@ def minimum(x, y, name=None):
     return apply(Minimum, [x, y])
 
 
-SquaredDifference = _binary("SquaredDifference", lambda x, y: np.square(x - y))
+SquaredDifference = _binary("SquaredDifference", silent(lambda x, y: np.square(x - y)))
 
 
 @SquaredDifference.def_grad
@@ -351,7 +359,7 @@ def negative(x, name=None):
     return apply(Neg, [convert_to_tensor(x)])
 
 
-Log = _unary("Log", np.log, dtypes.INEXACT)
+Log = _unary("Log", silent(np.log), dtypes.INEXACT)
 
 
 @Log.def_grad
@@ -388,6 +396,8 @@ def _cast_forward(x, DstT):
             return np.trunc(np.real(x)).astype(target)  # TF truncates toward zero
     if DstT.is_bool:
         return x != 0
+    if x.dtype.kind == "c" and not DstT.is_complex:
+        x = np.real(x)  # TF keeps the real part, silently
     with np.errstate(over="ignore"):
         return x.astype(target)
 

@@ -10,10 +10,11 @@ on integer tensors bitwise. `==` compares element-wise (TF2's default).
 >>> (x + 1, x == 2.0)
 (<tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>, <tf.Tensor: shape=(2,), dtype=bool, numpy=array([False,  True])>)
 """
-from ..framework import dtypes
-from ..framework.tensor import Tensor
+from ..framework import dtypes, errors
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from . import linalg_ops, math_ops
+from .shape_rules import broadcast
 from .slicing_ops import getitem
 
 
@@ -35,20 +36,32 @@ def _logical_or_bitwise(logical, bitwise):
 
 
 def _invert(x):
-    x = math_ops.binary_args(x, 0)[0]
+    x = convert_to_tensor(x)  # reads a Variable
     return math_ops.logical_not(x) if x.dtype is dtypes.bool else math_ops.invert(x)
+
+
+def _comparable(x, y):
+    """`==` on shapes that cannot broadcast is simply False in TF (tf.equal raises)."""
+    x, y = math_ops.binary_args(x, y)
+    try:
+        broadcast("Equal")(x.shape, y.shape)
+    except errors.InvalidArgumentError:
+        return x, y, False
+    return x, y, True
 
 
 def _eq(x, y):
     if y is None:
         return False
-    return math_ops.equal(x, y)
+    x, y, comparable = _comparable(x, y)
+    return math_ops.equal(x, y) if comparable else convert_to_tensor(False)
 
 
 def _ne(x, y):
     if y is None:
         return True
-    return math_ops.not_equal(x, y)
+    x, y, comparable = _comparable(x, y)
+    return math_ops.not_equal(x, y) if comparable else convert_to_tensor(True)
 
 
 _and = _logical_or_bitwise(math_ops.logical_and, math_ops.bitwise_and)

@@ -1,8 +1,20 @@
-"""Slicing: `x[1:, ::-1, tf.newaxis, ...]`, `tf.slice`, `tf.strided_slice`.
+"""Slicing: `x[1:, ::-1, tf.newaxis, ...]`, `tf.strided_slice`, `tf.slice`.
 
-`x[key]` follows NumPy's basic indexing: ints, slices (negative strides too),
-`...` and `tf.newaxis` (None). Its gradient scatters the upstream gradient
-back into a zero tensor of the input's shape.
+All three are the one op TensorFlow calls StridedSlice. Its attributes are
+a "sparse spec": one (begin, end, stride) triple per entry of the index,
+plus five bit masks saying which entries are special:
+
+    x[1:, ::-1, tf.newaxis, ..., 0]
+      entry:   0      1        2      3    4
+      begin  = 1      0        0      0    0      begin_mask       = 0b00010  (:: has no start)
+      end    = 0      0        0      0    1      end_mask         = 0b00011  (no stops)
+      stride = 1     -1        1      1    1      new_axis_mask    = 0b00100
+                                                  ellipsis_mask    = 0b01000
+                                                  shrink_axis_mask = 0b10000  (0 drops its axis)
+
+`x[key]` builds that spec from the key; `tf.strided_slice` takes it
+directly. The forward turns the spec back into a NumPy index. The gradient
+scatters the upstream gradient into zeros of the input's shape.
 
 >>> import minitf as tf
 >>> x = tf.reshape(tf.range(6), [2, 3])
@@ -14,118 +26,296 @@ array([[2, 1, 0],
 TensorShape([1, 3])
 """
 import builtins
+import functools
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import dtypes, errors
 from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from .array_ops import attr_dtype_error
 
 newaxis = None  # `tf.newaxis`: in an index, inserts a size-1 axis
 
 _VALID = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
           "tf.int32/tf.int64 tensors are valid indices, got {!r}")
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
 
-def _normalize_key(key):
-    """A tuple of ints, slices (with int bounds), None and Ellipsis."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    for k in key:
-        if k is None or k is Ellipsis:
-            out.append(k)
-        elif isinstance(k, builtins.slice):
-            out.append(builtins.slice(*(_index(b, k) for b in (k.start, k.stop, k.step))))
-        else:
-            out.append(_index(k, k))
-    return tuple(out)
+def _error(message, hint):
+    return errors.op_error(errors.InvalidArgumentError, "StridedSlice", message, hint)
 
 
-def _index(value, shown):
+# --- from `x[key]` to a sparse spec ------------------------------------------------------
+def _index(value):
+    """One int from an index entry (a Python/NumPy int or a scalar int tensor)."""
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(_VALID.format(shown))
+        raise TypeError(_VALID.format(value))
     if isinstance(value, Tensor) or hasattr(value, "_is_variable"):
         if value.shape.rank != 0 or not value.dtype.is_integer:
-            raise TypeError(_VALID.format(shown))
+            raise TypeError(_VALID.format(value))
         return int(value)
     try:
         return int(value.__index__())
     except (AttributeError, TypeError):
-        raise TypeError(_VALID.format(shown)) from None
+        raise TypeError(_VALID.format(value)) from None
 
 
-def _strided_slice_shape(shape, key):
-    dims = shape.as_list()
-    if not dims and any(k is not None and k is not Ellipsis for k in key):
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
-                              "Attempting to slice scalar input.",
-                              "A scalar has no axes to index; use it as it is.")
-    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if consumed > len(dims):
-        raise errors.op_error(
-            errors.InvalidArgumentError, "StridedSlice",
-            f"Index out of range using input dim {len(dims)}; input has only {len(dims)} dims",
-            f"This tensor has {len(dims)} axes, but the index names {consumed}.")
-    axis = 0
-    for k in key:
+def spec_from_key(key):
+    """The StridedSlice attributes for `tensor[key]`, as TF's `_slice_helper` builds them.
+
+    >>> spec = spec_from_key((Ellipsis, 0))  # x[..., 0]
+    >>> spec["begin"], spec["end"], spec["ellipsis_mask"], spec["shrink_axis_mask"]
+    ((0, 0), (0, 1), 1, 2)
+    """
+    if not isinstance(key, (tuple, list)):  # TF reads a list like a tuple: x[[0, 1]] is x[0, 1]
+        key = (key,)
+    elif isinstance(key, list) and key and all(isinstance(k, bool) for k in key):
+        # TF packs the list into a bool `begin` tensor, which its kernel refuses.
+        raise attr_dtype_error("StridedSlice", "Index", dtypes.bool, "int16, int32, int64",
+                               "To pick entries with a bool mask, index with a bool tensor "
+                               "or use tf.boolean_mask.")
+    begin, end, strides = [], [], []
+    masks = dict.fromkeys(_MASKS, 0)
+    for i, k in enumerate(key):
+        bit = 1 << i
+        if isinstance(k, builtins.slice):
+            start, stop, step = _index(k.start), _index(k.stop), _index(k.step)
+            begin.append(0 if start is None else start)
+            end.append(0 if stop is None else stop)
+            strides.append(1 if step is None else step)
+            masks["begin_mask"] |= bit if start is None else 0
+            masks["end_mask"] |= bit if stop is None else 0
+            continue
         if k is Ellipsis:
-            axis += len(dims) - consumed
+            masks["ellipsis_mask"] |= bit
+            b, e = 0, 0
         elif k is None:
-            pass
+            masks["new_axis_mask"] |= bit
+            b, e = 0, 0
         else:
-            if isinstance(k, int) and not -dims[axis] <= k < dims[axis]:
-                raise errors.op_error(
-                    errors.InvalidArgumentError, "StridedSlice",
-                    f"slice index {k} of dimension {axis} out of bounds.",
-                    f"Axis {axis} has size {dims[axis]}: valid indices are "
-                    f"{-dims[axis]}..{dims[axis] - 1}.")
+            b = _index(k)
+            e = b + 1
+            masks["shrink_axis_mask"] |= bit
+        begin.append(b)
+        end.append(e)
+        strides.append(1)
+    return dict(begin=tuple(begin), end=tuple(end), strides=tuple(strides), **masks)
+
+
+# --- from a sparse spec to a NumPy index, checked the way TF's kernel checks it --------------
+def _sparse_entries(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                    shrink_axis_mask):
+    """The spec as a list of Ellipsis / None (new axis) / int (shrink) / slice."""
+    if ellipsis_mask & (ellipsis_mask - 1):
+        raise _error("Multiple ellipses in slice spec not allowed",
+                     "Only one `...` may appear in an index.")
+    entries = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            entries.append(Ellipsis)
+        elif new_axis_mask & bit:
+            entries.append(None)
+        elif shrink_axis_mask & bit:
+            entries.append((b, s))  # an integer index; its stride is checked below
+        else:
+            entries.append(builtins.slice(None if begin_mask & bit else b,
+                                          None if end_mask & bit else e, s))
+    return entries
+
+
+def _dense(entries, rank):
+    """Pair each entry with the input axis it reads (None for new axes)."""
+    consumed = sum(1 for k in entries if k is not None and k is not Ellipsis)
+    if rank == 0 and consumed:
+        raise _error("Attempting to slice scalar input.",
+                     "A scalar has no axes to index; use it as it is.")
+    if Ellipsis not in entries:
+        entries = entries + [Ellipsis]  # trailing axes are kept whole
+    if consumed > rank:
+        raise _error(f"Index out of range using input dim {rank}; input has only {rank} dims",
+                     f"This tensor has {rank} axes, but the index names {consumed}.")
+    pairs, axis = [], 0
+    for k in entries:
+        if k is Ellipsis:
+            for _ in range(rank - consumed):
+                pairs.append((builtins.slice(None), axis))
+                axis += 1
+        elif k is None:
+            pairs.append((None, None))
+        else:
+            pairs.append((k, axis))
             axis += 1
-    return TensorShape(np.empty(dims, dtype=np.bool_)[key].shape)
+    return pairs
 
 
-def _strided_slice_forward(x, key):
-    _strided_slice_shape(TensorShape(x.shape), key)
+def _checked(pairs, dims):
+    """Validate each axis's entry against its size; return (NumPy key, output dims)."""
+    key, out = [], []
+    for k, axis in pairs:
+        if axis is None:
+            key.append(None)
+            out.append(1)
+            continue
+        d = dims[axis]
+        step = k[1] if isinstance(k, tuple) else k.step
+        if step == 0:
+            raise _error(f"strides[{axis}] must be non-zero", "A stride of 0 would never move.")
+        if isinstance(k, builtins.slice):
+            key.append(k)
+            out.append(None if d is None else len(range(*k.indices(d))))
+            continue
+        if step < 0:
+            raise _error("only stride 1 allowed on non-range indexing.",
+                         "An integer index picks one position; it cannot step backwards.")
+        index = k[0] + d if d is not None and k[0] < 0 else k[0]
+        if d is not None and not 0 <= index < d:
+            raise _error(f"slice index {index} of dimension {axis} out of bounds.",
+                         f"Axis {axis} has size {d}: valid indices are {-d}..{d - 1}.")
+        key.append(index)
+    return tuple(key), out
+
+
+def _check_lengths(begin, end, strides):
+    if not len(begin) == len(end) == len(strides):
+        raise _error(
+            "Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
+            f"[{len(begin)}], [{len(end)}], and [{len(strides)}] instead.",
+            "Give begin, end and strides one entry each per index position.")
+
+
+@functools.lru_cache(maxsize=1024)  # loops slice same-shaped tensors the same way, again and again
+def _cached_key(dims, begin, end, strides, *masks):
+    _check_lengths(begin, end, strides)
+    entries = _sparse_entries(begin, end, strides, *masks)
+    key, out = _checked(_dense(entries, len(dims)), dims)
+    return key, tuple(out)
+
+
+def _numpy_key(dims, spec):
+    """(the NumPy index, the output dims) for a spec applied to a tensor with `dims`."""
+    return _cached_key(tuple(dims), spec["begin"], spec["end"], spec["strides"],
+                       *(spec[m] for m in _MASKS))
+
+
+def _strided_slice_shape(shape, **spec):
+    if shape.rank is None:
+        return TensorShape(None)
+    return TensorShape(_numpy_key(shape.dims, spec)[1])
+
+
+def _strided_slice_forward(x, **spec):
+    key, _ = _numpy_key(x.shape, spec)
     return np.array(x[key])
 
 
 StridedSlice = Op("StridedSlice", _strided_slice_forward, typed=(), shape=_strided_slice_shape)
 
 
-def _strided_slice_grad_forward(dy, shape, key):
+def _strided_slice_grad_forward(dy, shape, **spec):
+    key, _ = _numpy_key(shape, spec)
     grad = np.zeros(shape, dtype=dy.dtype)
-    grad[key] = dy
+    grad[key] = dy  # basic indexing never repeats a position, so assigning is summing
     return grad
 
 
 StridedSliceGrad = Op("StridedSliceGrad", _strided_slice_grad_forward, typed=(),
-                      shape=lambda dy, shape, key: TensorShape(shape))
+                      shape=lambda dy, shape, **spec: TensorShape(shape))
 
 
 @StridedSlice.def_grad
 def _strided_slice_grad(op, dy):
-    return apply(StridedSliceGrad, [dy], {"shape": tuple(op.inputs[0].shape.as_list()),
-                                          "key": op.attrs["key"]})
+    return apply(StridedSliceGrad, [dy], dict(op.attrs, shape=tuple(op.inputs[0].shape)))
 
 
 @StridedSliceGrad.def_grad
 def _strided_slice_grad_grad(op, ddy):
-    return apply(StridedSlice, [ddy], {"key": op.attrs["key"]})
+    spec = {k: v for k, v in op.attrs.items() if k != "shape"}
+    return apply(StridedSlice, [ddy], spec)
+
+
+# --- the public entry points ---------------------------------------------------------------
+def _is_bool_mask(key):
+    if isinstance(key, (bool, np.bool_)):
+        return isinstance(key, bool)  # TF: a Python bool is a (scalar) mask, np.bool_ is not
+    if isinstance(key, np.ndarray):
+        return key.dtype == np.bool_
+    if isinstance(key, Tensor) or hasattr(key, "_is_variable"):
+        return key.dtype is dtypes.bool
+    return False
 
 
 def getitem(tensor, key):
-    """`tensor[key]` (installed as `Tensor.__getitem__`)."""
+    """`tensor[key]` (installed as `Tensor.__getitem__`).
+
+    ints, slices, `...` and `tf.newaxis` follow NumPy's basic indexing; a
+    bool tensor as the whole key is `tf.boolean_mask(tensor, key)`.
+    """
     tensor = convert_to_tensor(tensor)
-    return apply(StridedSlice, [tensor], {"key": _normalize_key(key)})
+    if _is_bool_mask(key):
+        from .gather_ops import boolean_mask
+
+        return boolean_mask(tensor, key)
+    return apply(StridedSlice, [tensor], spec_from_key(key))
+
+
+def _int_vector(name, value):
+    array = convert_to_tensor(value).numpy()
+    if array.dtype.kind not in "iu":
+        raise attr_dtype_error("StridedSlice", "Index", dtypes.from_numpy(array.dtype),
+                               "int16, int32, int64",
+                               f"`{name}` holds positions, so it must be integers.")
+    return np.asarray(array)
+
+
+@tf_export("strided_slice")
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """The StridedSlice op with its spec spelled out (`x[key]` builds the same spec).
+
+    Bit i of a mask applies to entry i: begin_mask/end_mask ignore begin[i]/end[i]
+    (slice from the start / to the end), ellipsis_mask makes entry i `...`,
+    new_axis_mask makes it `tf.newaxis`, shrink_axis_mask makes it the integer begin[i].
+
+    >>> x = tf.reshape(tf.range(6), [2, 3])
+    >>> tf.strided_slice(x, [0, 2], [2, 0], [1, -1], end_mask=1)  # x[0:, 2:0:-1]
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[2, 1],
+           [5, 4]], dtype=int32)>
+    """
+    input_ = convert_to_tensor(input_)
+    begin, end = _int_vector("begin", begin), _int_vector("end", end)
+    strides = np.ones_like(begin) if strides is None else _int_vector("strides", strides)
+    if begin.ndim != 1 or end.ndim != 1 or strides.ndim != 1:
+        raise _error(
+            "Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
+            f"{_dims(begin)}, {_dims(end)}, and {_dims(strides)} instead.",
+            "begin, end and strides are vectors with one entry per index position.")
+    spec = dict(begin=tuple(int(b) for b in begin), end=tuple(int(e) for e in end),
+                strides=tuple(int(s) for s in strides), begin_mask=int(begin_mask),
+                end_mask=int(end_mask), ellipsis_mask=int(ellipsis_mask),
+                new_axis_mask=int(new_axis_mask), shrink_axis_mask=int(shrink_axis_mask))
+    return apply(StridedSlice, [input_], spec)
+
+
+def _dims(array):
+    return "[" + ",".join(str(d) for d in array.shape) + "]"
 
 
 @tf_export("slice")
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
-    """The block starting at `begin` with extent `size` (-1: to the end of that axis)."""
+    """The block starting at `begin` with extent `size` (-1: to the end of that axis).
+
+    >>> tf.slice(tf.reshape(tf.range(6), [2, 3]), [0, 1], [2, -1])
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 2],
+           [4, 5]], dtype=int32)>
+    """
     input_ = convert_to_tensor(input_)
     begin = [int(b) for b in np.reshape(np.asarray(begin), [-1])]
     size = [int(s) for s in np.reshape(np.asarray(size), [-1])]
@@ -135,14 +325,19 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             errors.InvalidArgumentError, "Slice",
             f"Expected begin and size arguments to be 1-D tensors of size {len(dims)}, but got "
             f"shapes [{len(begin)}] and [{len(size)}] instead.", "Give one entry per axis.")
-    key = []
+    end, end_mask = [], 0
     for axis, (b, s, d) in enumerate(zip(begin, size, dims)):
-        end = d if s == -1 else b + s
-        if b < 0 or end > d or end < b:
-            raise errors.op_error(
-                errors.InvalidArgumentError, "Slice",
-                f"Expected size[{axis}] in [0, {d - b}], but got {s}",
-                "begin + size must stay inside the tensor.")
-        key.append(builtins.slice(b, end))
-    return apply(StridedSlice, [input_], {"key": tuple(key)})
-
+        if not 0 <= b <= d:
+            raise errors.op_error(errors.InvalidArgumentError, "Slice",
+                                  f"Expected begin[{axis}] in [0, {d}], but got {b}",
+                                  "begin must be a position inside the tensor.")
+        if s == -1:
+            end_mask |= 1 << axis
+        elif not 0 <= s <= d - b:
+            raise errors.op_error(errors.InvalidArgumentError, "Slice",
+                                  f"Expected size[{axis}] in [0, {d - b}], but got {s}",
+                                  "begin + size must stay inside the tensor.")
+        end.append(b + max(s, 0))
+    spec = dict(begin=tuple(begin), end=tuple(end), strides=(1,) * len(dims), begin_mask=0,
+                end_mask=end_mask, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0)
+    return apply(StridedSlice, [input_], spec)
