@@ -354,3 +354,12 @@ def test_gradient_through_broadcasting_has_source_shapes():
     da, db = tape.gradient(y, [a, b])
     assert da.shape == (3, 1) and db.shape == (4,)
     assert da.numpy().ravel().tolist() == [4.0] * 3 and db.numpy().tolist() == [3.0] * 4
+
+
+def test_jacobian_of_an_empty_target_is_empty_zeros():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x[:0] * 2.0
+    jac = tape.jacobian(y, x)
+    assert jac.shape == (0, 2) and jac.dtype == tf.float32

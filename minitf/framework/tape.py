@@ -20,10 +20,12 @@ optimizer's job.
 import contextlib
 import enum
 
+import numpy as np
+
 from . import context, nest
 from .gradient_ops import add_n, ones_like, zeros_like
 from .op import TapeRecord
-from .tensor import Tensor, convert_to_tensor
+from .tensor import EagerTensor, Tensor, convert_to_tensor
 from .variables import ReadVariableOp
 
 
@@ -186,12 +188,13 @@ class GradientTape:
                     rows[k].append(g if g is not None else zeros_like(_value_of(s)))
             result = []
             for row, source, linked in zip(rows, flat_sources, connected):
-                if not linked and unconnected is UnconnectedGradients.NONE:
-                    result.append(None)
-                    continue
                 shape = target.shape.concatenate(source.shape).as_list()
-                result.append(array_ops.reshape(array_ops.stack(row), shape) if n
-                              else array_ops.zeros(shape, source.dtype))
+                if n == 0:  # an empty target: an empty jacobian, as TF returns
+                    result.append(EagerTensor(np.zeros(shape, source.dtype.as_numpy_dtype)))
+                elif not linked and unconnected is UnconnectedGradients.NONE:
+                    result.append(None)
+                else:
+                    result.append(array_ops.reshape(array_ops.stack(row), shape))
         self._after_use()
         return nest.pack_sequence_as(sources, result)
 

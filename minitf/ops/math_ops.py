@@ -42,7 +42,8 @@ def binary_args(x, y, soft_hint=False):
         x = convert_to_tensor(x, dtype=y._dtype)
     else:
         x = convert_to_tensor(x)
-        y = convert_to_tensor(y, dtype_hint=x._dtype)
+        y = convert_to_tensor(y, dtype_hint=x._dtype) if soft_hint else \
+            convert_to_tensor(y, dtype=x._dtype)
     return x, y
 
 
@@ -331,11 +332,14 @@ def _select_v2_grad(op, dy):
 
 def where(condition, x=None, y=None, name=None):
     """3-argument form: x where condition is True, else y (all three broadcast)."""
-    condition = convert_to_tensor(condition)
-    if condition.dtype is not dtypes.bool:
-        raise errors.op_error(errors.InvalidArgumentError, "SelectV2",
-                              f"condition must be a bool tensor, got {condition.dtype.name}",
-                              "Compare first, e.g. tf.where(x > 0, ...).")
+    if not isinstance(condition, Tensor):
+        condition = convert_to_tensor(condition, dtype=dtypes.bool)
+    elif condition.dtype is not dtypes.bool:
+        raise errors.op_error(
+            errors.InvalidArgumentError, "SelectV2",
+            "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool tensor "
+            f"but is a {dtypes.tf_type_name(condition.dtype)} tensor",
+            "The condition must be bool: compare first, e.g. tf.where(x > 0, ...).")
     x, y = binary_args(x, y)
     return apply(SelectV2, [condition, x, y])
 

@@ -21,6 +21,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from . import random_ops
 from .array_ops import squeeze
 from .math_ops import binary_args, cast, squared_difference, where
 from .reduction_ops import reduce_mean, reduce_sum
@@ -99,17 +100,6 @@ def bias_add(value, bias, data_format=None, name=None):
 
 
 # --- dropout -------------------------------------------------------------------------------
-def _dropout_mask_rng(seed):
-    """The random source of dropout masks: a NumPy Generator seeded with `seed`.
-
-    seed=None draws fresh entropy, so each call drops different units. This is an
-    internal hook: the tf.random family may replace it with one that follows
-    tf.random.set_seed and TF's op-seed rules (it must return an object with
-    NumPy's `random(shape)` method, uniform in [0, 1)).
-    """
-    return np.random.default_rng(seed)
-
-
 def _noise_shape(x, noise_shape):
     """TF's rule: None means x's shape; a None entry of the same rank takes x's size."""
     if noise_shape is None:
@@ -128,12 +118,13 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     so the expected value is unchanged. The gradient is the same mask and scale.
 
     noise_shape (broadcast against x's shape) shares one keep/drop decision along
-    axes of size 1, e.g. [batch, 1, 1, channels] drops whole channels. Note: inside
-    tf.function the mask is drawn while tracing, so it is a constant of the graph.
+    axes of size 1, e.g. [batch, 1, 1, channels] drops whole channels. The mask is
+    `tf.random.uniform(noise_shape, seed=seed) >= rate`, as in TF, so
+    `tf.random.set_seed` makes a program's masks repeatable.
 
-    >>> tf.nn.dropout(tf.ones([2, 4]), rate=0.5, seed=1).numpy()
-    array([[2., 2., 0., 2.],
-           [0., 0., 2., 0.]], dtype=float32)
+    >>> y = tf.nn.dropout(tf.ones([2, 4]), rate=0.5, seed=1)
+    >>> sorted(set(y.numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+    True
     """
     is_rate_number = isinstance(rate, numbers.Real)
     if is_rate_number and (rate < 0 or rate >= 1):
@@ -154,8 +145,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         kept = x / (1 - rate)
     else:
         raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
-    uniform = _dropout_mask_rng(seed).random(_noise_shape(x, noise_shape))
-    keep = convert_to_tensor(uniform.astype(x.dtype.as_numpy_dtype)) >= rate
+    keep = random_ops.uniform(_noise_shape(x, noise_shape), seed=seed, dtype=x.dtype) >= rate
     return where(keep, kept, convert_to_tensor(0, dtype=x.dtype))
 
 

@@ -208,3 +208,14 @@ def test_sign_abs_and_complex_abs():
     assert abs(tf.constant([-3])).numpy().tolist() == [3]
     c = tf.abs(tf.constant([3 + 4j]))
     assert c.dtype == tf.float64 and c.numpy().tolist() == [5.0]
+
+
+def test_where_condition_must_be_bool_like_tf():
+    assert tf.where([True, False], 1.0, 2).numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.where([[1, 0]], 1.0, 2.0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"input #0\(zero-based\) was expected to be a bool tensor"):
+        tf.where(tf.constant([1, 0]), 1.0, 2.0)
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.where([True, False], [1, 2], [3.0, 4.0])
