@@ -192,10 +192,12 @@ class TapeRecord:
 
     `op.inputs`, `op.outputs` and `op.attrs` are the call's tensors and
     attributes; `op.saved` is whatever the forward chose to save; `op.type`
-    is the op's TensorFlow name.
+    is the op's TensorFlow name. During a backward pass `op.wanted[i]` says
+    whether input i needs a gradient at all, so a gradient function may skip
+    expensive work for the others (TF's graph pruning has the same effect).
     """
 
-    __slots__ = ("op_def", "inputs", "outputs", "attrs", "saved")
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "saved", "wanted")
 
     def __init__(self, op_def, inputs, outputs, attrs, saved):
         self.op_def = op_def
@@ -203,6 +205,7 @@ class TapeRecord:
         self.outputs = outputs
         self.attrs = attrs or {}
         self.saved = saved
+        self.wanted = (True,) * len(inputs)
 
     @property
     def type(self):

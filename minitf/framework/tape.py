@@ -23,6 +23,7 @@ import enum
 import numpy as np
 
 from . import context, nest
+from .dtypes import INEXACT
 from .gradient_ops import add_n, ones_like, zeros_like
 from .op import TapeRecord
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -301,38 +302,43 @@ def backprop(records, targets, sources, seeds=None):
     reaches = set(source_ids)
     relevant = []
     for entry in records:
-        # Only float (and complex) values carry gradients: integer paths are cut, as in TF.
-        if any(id(t) in reaches and _differentiable(t) for t in entry.inputs):
-            relevant.append(entry)
-            reaches.update(id(t) for t in entry.outputs)
+        for t in entry.inputs:
+            # Only float (and complex) values carry gradients: integer paths are cut, as in TF.
+            if id(t) in reaches and t._dtype in INEXACT:
+                relevant.append(entry)
+                reaches.update(id(out) for out in entry.outputs)
+                break
 
     pending = {}  # id(tensor) -> list of gradient contributions not yet summed
     for i, t in enumerate(targets):
-        if not _differentiable(t):
-            continue
-        seed = seeds[i] if seeds is not None and seeds[i] is not None else ones_like(t)
-        pending.setdefault(id(t), []).append(seed)
+        if t._dtype in INEXACT:
+            seed = seeds[i] if seeds is not None and seeds[i] is not None else ones_like(t)
+            pending.setdefault(id(t), []).append(seed)
 
     for entry in reversed(relevant):
-        out_grads = []
-        for t in entry.outputs:
-            parts = pending.get(id(t)) if id(t) in source_ids else pending.pop(id(t), None)
-            out_grads.append(None if parts is None else _sum(parts))
-        if all(g is None for g in out_grads):
+        out_grads = [_take(pending, t, source_ids) for t in entry.outputs]
+        if len(out_grads) == 1:
+            if out_grads[0] is None:
+                continue
+        elif all(g is None for g in out_grads):
             continue
-        out_grads = [g if g is not None or not _differentiable(t) else zeros_like(t)
-                     for g, t in zip(out_grads, entry.outputs)]
+        else:  # a multi-output op gets zeros for the float outputs nobody used
+            out_grads = [zeros_like(t) if g is None and t._dtype in INEXACT else g
+                         for g, t in zip(out_grads, entry.outputs)]
+        entry.wanted = tuple(id(t) in reaches and t._dtype in INEXACT for t in entry.inputs)
         in_grads = entry.op_def.grad(entry, *out_grads)
         if isinstance(in_grads, Tensor) or in_grads is None:
-            in_grads = [in_grads]
+            in_grads = (in_grads,)
         for t, g in zip(entry.inputs, in_grads):
-            if g is not None and id(t) in reaches and _differentiable(t):
+            if g is not None and id(t) in reaches and t._dtype in INEXACT:
                 pending.setdefault(id(t), []).append(g)
     return [_sum(pending[id(s)]) if id(s) in pending else None for s in sources]
 
 
-def _differentiable(t):
-    return t.dtype.is_floating or t.dtype.is_complex
+def _take(pending, t, source_ids):
+    """The finished gradient of `t`, removed from the table (sources' stay for the result)."""
+    parts = pending.get(id(t)) if id(t) in source_ids else pending.pop(id(t), None)
+    return None if parts is None else _sum(parts)
 
 
 def _sum(parts):

@@ -64,7 +64,7 @@ class EagerTensor(Tensor):
 
     @property
     def shape(self):
-        return TensorShape(self._value.shape)
+        return TensorShape.from_numpy_shape(self._value.shape)
 
     @property
     def ndim(self):

@@ -34,6 +34,13 @@ class TensorShape:
                 dims = dims.numpy().tolist()
             self._dims = tuple(_dimension(d) for d in dims)
 
+    @classmethod
+    def from_numpy_shape(cls, dims):
+        """The shape of a NumPy array, trusted as it is (the eager fast path)."""
+        shape = object.__new__(cls)
+        shape._dims = dims
+        return shape
+
     # --- questions ----------------------------------------------------------
     @property
     def rank(self):

@@ -34,6 +34,8 @@ def attr_dtype_error(op_name, attr, dtype, allowed="int32, int64",
 
 def _shape_list(shape):
     """A shape argument (list, TensorShape or int tensor) as a list of Python ints."""
+    if type(shape) in (list, tuple) and all(type(d) is int for d in shape):
+        return list(shape)  # the common case, kept fast
     if hasattr(shape, "numpy"):
         shape = shape.numpy()
     if isinstance(shape, TensorShape):

@@ -88,18 +88,27 @@ MatMul = Op("MatMul", _matmul_forward, dtypes=_MATMUL_TYPES, shape=_matmul_shape
 def _matmul_grad(op, dy):
     # For C = A B: dA = dC B^H and dB = A^H dC (^H: conjugate transpose; plain
     # transpose for real numbers). The transposed variants just move the ^H around.
+    # An input the backward pass does not need (op.wanted) gets no matmul at all.
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-    if not ta and not tb:
-        da, db = matmul(dy, b, adjoint_b=True), matmul(a, dy, adjoint_a=True)
-    elif ta and not tb:
-        da, db = matmul(b, dy, adjoint_b=True), matmul(conj(a), dy)
-    elif not ta and tb:
-        da, db = matmul(dy, conj(b)), matmul(dy, a, adjoint_a=True)
-    else:
-        da, db = matmul(b, dy, adjoint_a=True, adjoint_b=True), \
-            matmul(dy, a, adjoint_a=True, adjoint_b=True)
-    return unbroadcast(da, a.shape), unbroadcast(db, b.shape)
+    want_a, want_b = op.wanted
+    da = unbroadcast(_matmul_grad_a(a, b, dy, ta, tb), a.shape) if want_a else None
+    db = unbroadcast(_matmul_grad_b(a, b, dy, ta, tb), b.shape) if want_b else None
+    return da, db
+
+
+def _matmul_grad_a(a, b, dy, ta, tb):
+    if not ta:
+        return matmul(dy, b, adjoint_b=True) if not tb else matmul(dy, conj(b))
+    return matmul(b, dy, adjoint_b=True) if not tb else matmul(b, dy, adjoint_a=True,
+                                                               adjoint_b=True)
+
+
+def _matmul_grad_b(a, b, dy, ta, tb):
+    if not tb:
+        return matmul(a, dy, adjoint_a=True) if not ta else matmul(conj(a), dy)
+    return matmul(dy, a, adjoint_a=True) if not ta else matmul(dy, a, adjoint_a=True,
+                                                               adjoint_b=True)
 
 
 @tf_export("linalg.matmul", "matmul")

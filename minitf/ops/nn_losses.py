@@ -55,9 +55,11 @@ def _through_backprop(logits, d_backprop):
 
 # --- softmax_cross_entropy_with_logits -------------------------------------------------------
 def _softmax_xent_forward(logits, labels):
-    shifted, log_sum_exp = _shift_and_log_sum_exp(logits)
-    loss = np.sum(labels * (log_sum_exp - shifted), axis=1)  # -sum_j labels_j log softmax_j
-    return loss, np.exp(shifted - log_sum_exp) - labels
+    shifted = logits - np.max(logits, axis=1, keepdims=True)  # the max becomes 0: no overflow
+    exps = np.exp(shifted)
+    sums = np.sum(exps, axis=1, keepdims=True)
+    loss = np.sum(labels * (np.log(sums) - shifted), axis=1)  # -sum_j labels_j log softmax_j
+    return loss, exps / sums - labels  # backprop = softmax - labels, reusing exp
 
 
 def _softmax_xent_shape(logits, labels):
@@ -87,12 +89,15 @@ SoftmaxCrossEntropyWithLogits = Op(
 def _softmax_xent_grad(op, d_loss, d_backprop):
     logits, labels = op.inputs
     d_loss = expand_dims(d_loss, -1)
+    want_logits, want_labels = op.wanted  # labels are usually constants: skip their work
     d_logits = d_loss * op.outputs[1]  # d loss / d logits = softmax - labels: the saved backprop
-    d_labels = d_loss * -apply(LogSoftmax, [logits], {"axis": 1})  # d loss / d labels = -log p
+    d_labels = d_loss * -apply(LogSoftmax, [logits], {"axis": 1}) if want_labels else None
     if not _is_unused(d_backprop):  # second order: backprop depends on logits and labels
         d_logits += _through_backprop(logits, d_backprop)
-        d_labels -= d_backprop  # TF omits this term; d backprop / d labels = -1
-    return unbroadcast(d_logits, logits.shape), unbroadcast(d_labels, labels.shape)
+        if want_labels:
+            d_labels -= d_backprop  # TF omits this term; d backprop / d labels = -1
+    return (unbroadcast(d_logits, logits.shape) if want_logits else None,
+            unbroadcast(d_labels, labels.shape) if want_labels else None)
 
 
 def _move_axis_to_end(tensor, axis, rank):

@@ -33,10 +33,19 @@ from .unary_ops import erfc, exp, sigmoid, tanh
 Relu = Op("Relu", lambda x: np.maximum(x, x.dtype.type(0)), dtypes=dtypes.REAL, shape=same_shape)
 
 
+# TF's ReluGrad: dy where relu(x) > 0, so the slope at x = 0 is 0. One fused op
+# instead of compare + select keeps the backward pass as cheap as the forward.
+ReluGrad = Op("ReluGrad", lambda dy, y: dy * (y > 0), dtypes=dtypes.REAL, shape=same_shape)
+
+
 @Relu.def_grad
 def _relu_grad(op, dy):
-    y = op.outputs[0]  # TF's ReluGrad: dy where relu(x) > 0, so the slope at x = 0 is 0
-    return where(y > 0, dy, zeros_like(dy))
+    return apply(ReluGrad, [dy, op.outputs[0]])
+
+
+@ReluGrad.def_grad
+def _relu_grad_grad(op, ddx):
+    return apply(ReluGrad, [ddx, op.inputs[1]]), None  # piecewise linear: no curvature
 
 
 @tf_export("nn.relu")

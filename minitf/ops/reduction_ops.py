@@ -49,14 +49,20 @@ def normalize_axes(op_name, x, axis):
     rank = x.shape.rank
     if axis is None:
         return tuple(range(rank))
-    if hasattr(axis, "numpy"):
-        axis = axis.numpy()
-    flat = np.reshape(np.asarray(axis), [-1])  # TF also accepts nested lists like [[0], [1]]
-    if flat.size and flat.dtype.kind not in "iu":
-        raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32 "
-                        "(axes are integers).")
+    if type(axis) is int:
+        axes = [axis]  # the common cases, kept fast
+    elif type(axis) in (list, tuple) and all(type(a) is int for a in axis):
+        axes = axis
+    else:
+        if hasattr(axis, "numpy"):
+            axis = axis.numpy()
+        flat = np.reshape(np.asarray(axis), [-1])  # TF also accepts nested lists like [[0], [1]]
+        if flat.size and flat.dtype.kind not in "iu":
+            raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32 "
+                            "(axes are integers).")
+        axes = flat.tolist()
     out = []
-    for a in flat.tolist():
+    for a in axes:
         if not -rank <= a < rank:
             raise errors.op_error(
                 errors.InvalidArgumentError, op_name,
@@ -128,8 +134,12 @@ def _mean_forward(x, axis, keepdims):
         count = int(np.prod([x.shape[a] for a in axis])) if axis else 1
         return np.trunc(total / max(count, 1)).astype(x.dtype) if count else \
             np.zeros_like(total, dtype=x.dtype)
-    return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype) if x.size else \
-        np.full(reduced_shape(TensorShape(x.shape), axis, keepdims).as_list(), np.nan, x.dtype)
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)  # sum / count, as TF does
+    with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
+        return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
 
 
 Mean = Op("Mean", _mean_forward, dtypes=dtypes.NUMERIC, shape=_reduction_rule("Mean"))
@@ -140,7 +150,7 @@ def _mean_grad(op, dy):
     count = 1
     for a in op.attrs["axis"]:
         count *= op.inputs[0].shape[a]
-    return _broadcast_back(dy, op) / count
+    return _broadcast_back(dy / count, op)  # divide the small tensor, then copy it out
 
 
 @tf_export("math.reduce_mean", "reduce_mean")

@@ -24,6 +24,8 @@ def unbroadcast(grad, shape):
     if grad.shape.as_list() == target:
         return grad
     axes = broadcast_gradient_axes(grad.shape.as_list(), target)
-    summed = reshape(reduce_sum(grad, axis=axes), target)
+    summed = reduce_sum(grad, axis=axes)
+    if summed.shape.as_list() != target:  # summing dropped axes that were size 1
+        summed = reshape(summed, target)
     assert summed.shape.as_list() == target, (summed.shape, target)
     return summed
