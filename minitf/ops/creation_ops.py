@@ -17,7 +17,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
 from ..framework.tf_export import tf_export
 from .array_ops import _shape_list, broadcast_to, reshape
-from .shape_rules import dims_text, same_shape
+from .shape_rules import check_sizes, dims_text, same_shape
 
 tf_export("convert_to_tensor")(convert_to_tensor)
 
@@ -55,13 +55,7 @@ def _filled(shape, dtype, number):
 
 
 def _dims(shape, op_name):
-    dims = _shape_list(shape)
-    for d in dims:
-        if d < 0:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"Dimension {d} must be >= 0",
-                                  "A shape lists sizes; -1 (\"infer\") only works in tf.reshape.")
-    return dims
+    return check_sizes(op_name, _shape_list(shape))
 
 
 @tf_export("zeros")

@@ -52,7 +52,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .math_ops import add, multiply, subtract
-from .shape_rules import dims_text
+from .shape_rules import check_sizes, dims_text
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -167,13 +167,7 @@ def shape_argument(op_name, shape):
             errors.InvalidArgumentError, op_name,
             f"shape must be a vector of {{int32,int64}}, got shape {dims_text(shape.shape)}",
             "Pass the shape as a list, e.g. [3] rather than 3.")
-    dims = tuple(int(d) for d in shape.numpy())
-    for d in dims:
-        if d < 0:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"Dimension {d} must be >= 0",
-                                  "Every size in a shape counts elements, so it is 0 or more.")
-    return dims
+    return tuple(check_sizes(op_name, [int(d) for d in shape.numpy()]))
 
 
 def check_dtype(dtype, allowed):

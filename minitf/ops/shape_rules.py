@@ -56,6 +56,17 @@ def _broadcast_pair(op_name, a, b):
     return TensorShape(out[::-1])
 
 
+def check_sizes(op_name, dims):
+    """A shape's sizes must be >= 0 (TF's "Dimension -1 must be >= 0")."""
+    for d in dims:
+        if d < 0:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"Dimension {d} must be >= 0",
+                                  "Every size in a shape counts elements, so it is 0 or more "
+                                  "(-1, \"infer this one\", only works in tf.reshape).")
+    return dims
+
+
 def normalize_axis(op_name, axis, rank, what="dimension"):
     """An axis in [-rank, rank) as a non-negative int, or TF's error."""
     axis = int(axis)
