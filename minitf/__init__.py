@@ -14,6 +14,7 @@ import sys
 import types
 
 from . import ops  # noqa: F401 - imports every op family, registering its names
+from .framework import function as _function  # noqa: F401 - registers tf.function, tf.config
 from .framework import errors as _errors, nest as _nest
 from .framework.context import executing_eagerly
 from .framework.custom_gradient import custom_gradient

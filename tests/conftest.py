@@ -1,16 +1,20 @@
 """Test-wide settings, and a cross-check of every op's shape rule.
 
-Graph tracing (tf.function) will rely on each op's declared shape rule,
-while eager mode lets NumPy decide. So during the test session every op's
-forward is wrapped: each eager call also asks the shape rule and fails the
-test if the two disagree. Every test that runs an op thereby checks its rule.
+Graph tracing (tf.function) relies on each op's declared shape and dtype
+rules, while eager mode lets NumPy decide. So during the test session every
+op's forward is wrapped: each eager call also asks both rules and fails the
+test if they disagree with what NumPy produced. Every test that runs an op
+thereby checks its rules.
 """
 import gc
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+import numpy as np
+
 import minitf  # noqa: F401 - registers every op
+from minitf.framework import dtypes
 from minitf.framework.op import Op
 from minitf.framework.tensor_shape import TensorShape
 
@@ -38,6 +42,11 @@ def _checked(op, forward):
         assert len(expected) == len(got) and all(
             e.is_compatible_with(g) for e, g in zip(expected, got)), (
             f"{op.name}: shape rule says {expected}, NumPy produced {got}")
+        in_dtypes = [dtypes.from_numpy(np.asarray(a).dtype) for a in arrays]
+        predicted = op.output_dtypes(in_dtypes, attrs, len(outputs))
+        actual = tuple(dtypes.from_numpy(np.asarray(o).dtype) for o in outputs)
+        assert predicted == actual, (
+            f"{op.name}: dtype rule says {predicted}, NumPy produced {actual}")
         return result
 
     return forward_with_shape_check

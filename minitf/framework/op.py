@@ -40,24 +40,44 @@ class Op:
                  graph tracing and to explain a failed eager call in TF's words.
     num_outputs: how many tensors the forward returns (None: a tuple whose length
                  depends on the attributes, as for Unpack and Split).
+    dtype:       the output dtype(s) without running the op (graph tracing needs
+                 them): None means "the dtype of the first typed input"; a `DType`
+                 (e.g. tf.bool for comparisons); or `dtype(*input_dtypes, **attrs)`
+                 returning a DType, or a tuple of them for several outputs.
     saves:       the forward returns `(outputs, saved)`; `saved` (NumPy data the
                  gradient needs, e.g. argmax positions) is kept on the tape record.
+    stateful:    the op has effects or randomness (assign, print, random draws): graph
+                 optimizations must neither fold, merge nor drop it.
     """
 
-    __slots__ = ("name", "forward", "grad", "dtypes", "typed", "shape", "num_outputs",
-                 "saves", "explain")
+    __slots__ = ("name", "forward", "grad", "dtypes", "typed", "shape", "dtype",
+                 "num_outputs", "saves", "explain", "stateful")
 
-    def __init__(self, name, forward, *, dtypes=None, typed=None, shape=None, num_outputs=1,
-                 saves=False, explain=None):
+    def __init__(self, name, forward, *, dtypes=None, typed=None, shape=None, dtype=None,
+                 num_outputs=1, saves=False, explain=None, stateful=False):
         self.name = name
         self.forward = forward
         self.grad = None
         self.dtypes = dtypes
         self.typed = typed
         self.shape = shape
+        self.dtype = dtype
         self.num_outputs = num_outputs
         self.saves = saves
         self.explain = explain
+        self.stateful = stateful
+
+    def output_dtypes(self, input_dtypes, attrs, count):
+        """The dtypes of the `count` outputs, from the dtype rule (see `dtype` above)."""
+        rule = self.dtype
+        if rule is None:
+            first = self.typed[0] if self.typed else 0
+            result = input_dtypes[first] if input_dtypes else None
+        elif isinstance(rule, dtypes.DType):
+            result = rule
+        else:
+            result = rule(*input_dtypes, **attrs)
+        return result if isinstance(result, tuple) else (result,) * count
 
     def def_grad(self, grad_fn):
         """Decorator: `grad_fn(op, *output_grads)` -> one gradient per input (or None)."""

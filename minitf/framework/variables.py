@@ -52,7 +52,11 @@ class Variable:
         if initial_value is None:
             raise ValueError("The `initial_value` arg (`None`) must be specified. A Variable "
                              "needs a starting value, e.g. tf.Variable(tf.zeros([3])).")
-        if callable(initial_value):
+        if context.graph_stack:
+            initial_value = _lifted(initial_value)  # TF's init_scope: initialise eagerly
+            for graph in context.graph_stack:
+                graph.created_variables.append(self)
+        elif callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)
         self._value = np.array(value._value)  # a private copy
@@ -72,10 +76,17 @@ class Variable:
 
     # --- reading -----------------------------------------------------------------
     def _read(self):
-        """The current value as a tensor; tells active tapes about the access."""
-        read = self._cached
-        if read is None:
-            read = self._cached = EagerTensor(self._value, self._dtype)
+        """The current value as a tensor; tells active tapes about the access.
+
+        Inside a traced graph the read is a node, so every run sees the value the
+        variable has then: variables are captured by reference.
+        """
+        if context.graph_stack:
+            read = context.graph_stack[-1].read_variable(self)
+        else:
+            read = self._cached
+            if read is None:
+                read = self._cached = EagerTensor(self._value, self._dtype)
         for tape in context.tape_stack:
             if tape._recording:
                 tape._variable_accessed(self, read)
@@ -96,28 +107,39 @@ class Variable:
     # --- writing ------------------------------------------------------------------
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replace the value; the new one must have this variable's dtype and shape."""
-        new = self._checked(value, "assign")._value
-        return self._store(np.array(new), read_value)
+        checked = self._checked(value, "assign")
+        if context.graph_stack:
+            return self._assign_in_graph(checked, "assign", read_value)
+        return self._store(np.array(checked._value), read_value)
+
+    def _assign_in_graph(self, value, method, read_value):
+        """Inside tf.function an assignment is a node that runs, in order, on every call."""
+        context.graph_stack[-1].assign_variable(self, value, method)
+        return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         delta = self._checked_update(delta, "assign_add", "AssignAddVariableOp")
-        return self._store(self._value + delta, read_value)
+        if context.graph_stack:
+            return self._assign_in_graph(delta, "assign_add", read_value)
+        return self._store(self._value + delta._value, read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         delta = self._checked_update(delta, "assign_sub", "AssignSubVariableOp")
-        return self._store(self._value - delta, read_value)
+        if context.graph_stack:
+            return self._assign_in_graph(delta, "assign_sub", read_value)
+        return self._store(self._value - delta._value, read_value)
 
     def _checked_update(self, delta, method, op_name):
         """assign_add/sub need exactly the variable's shape (no broadcasting), as in TF."""
         delta = convert_to_tensor(delta, dtype=self._dtype)
-        if list(delta.shape) != list(self._value.shape):
+        if not TensorShape(self._value.shape).is_compatible_with(delta.shape):
             raise errors.op_error(
                 errors.InvalidArgumentError, op_name,
                 f"Cannot update variable with shape {_dims(self._value.shape)} using a Tensor "
                 f"with shape {_dims(delta.shape)}, shapes must be equal.",
                 f"{method} adds element by element without broadcasting; reshape or "
                 "tf.broadcast_to the update first.")
-        return delta._value
+        return delta
 
     def _checked(self, value, method):
         value = convert_to_tensor(value, dtype=self._dtype)
@@ -207,6 +229,22 @@ class Variable:
 
     def __iter__(self):
         return iter(self._read())
+
+
+def _lifted(initial_value):
+    """A variable's initial value computed eagerly even while tracing (TF's init_scope)."""
+    if callable(initial_value):
+        saved = list(context.graph_stack)
+        context.graph_stack[:] = []
+        try:
+            return initial_value()
+        finally:
+            context.graph_stack[:] = saved
+    if getattr(initial_value, "graph", None) is not None:
+        from .executor import evaluate
+
+        return evaluate(initial_value)
+    return initial_value
 
 
 def _unique_name(name):

@@ -1,0 +1,102 @@
+"""Running a traced graph: a lean loop over NumPy arrays.
+
+`compile_graph` turns a graph's node list into a flat plan of steps
+`(forward, input slots, attrs, output slots)`; `run` fills a list of slots
+with the argument arrays and executes the steps in order. No Tensor objects,
+no dtype checks, no tape: all of that happened once, while tracing. That is
+why a `tf.function` runs faster than the same code in eager mode.
+
+>>> import minitf as tf
+>>> f = tf.function(lambda x: x * 2.0)
+>>> concrete = f.get_concrete_function(tf.TensorSpec([], tf.float32))
+>>> run(compile_graph(concrete.graph), [np.float32(3.0)])
+[array(6., dtype=float32)]
+"""
+import numpy as np
+
+from . import errors
+from .graph import Const, Placeholder
+from .op import explain_failure
+from .tensor import EagerTensor
+
+
+class Plan:
+    """A graph ready to run: slot numbers for every tensor and a list of steps."""
+
+    __slots__ = ("graph", "steps", "template", "input_slots", "output_slots")
+
+    def __init__(self, graph, steps, template, input_slots, output_slots):
+        self.graph, self.steps, self.template = graph, steps, template
+        self.input_slots, self.output_slots = input_slots, output_slots
+
+
+def compile_graph(graph, outputs=None):
+    """Number every tensor, pre-fill constants, and list the steps in graph order."""
+    outputs = graph.outputs if outputs is None else outputs
+    slot = {}
+    template = []
+    for node in graph.nodes:
+        for t in node.outputs:
+            slot[id(t)] = len(template)
+            template.append(node.attrs["value"] if node.op is Const else None)
+    steps = []
+    for node in graph.nodes:
+        if node.op is Const or node.op is Placeholder:
+            continue
+        ins = tuple(slot[id(t)] for t in node.inputs)
+        outs = tuple(slot[id(t)] for t in node.outputs)
+        single = outs[0] if node.op.num_outputs == 1 else None
+        steps.append((node.op.forward, ins, node.attrs, single, outs, node))
+    return Plan(graph, steps, template, [slot[id(t)] for t in graph.inputs],
+                [slot[id(t)] for t in outputs])
+
+
+def run(plan, arrays):
+    """Execute `plan` on NumPy `arrays` (one per graph input); returns the output arrays."""
+    values = list(plan.template)
+    for index, array in zip(plan.input_slots, arrays):
+        values[index] = array
+    for forward, ins, attrs, single, outs, node in plan.steps:
+        try:
+            result = forward(*[values[i] for i in ins], **attrs)
+        except errors.OpError:
+            raise
+        except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+            raise _located(node, [values[i] for i in ins], exc) from None
+        if node.op.saves:
+            result = result[0]
+        if single is not None:
+            values[single] = result
+        else:
+            for i, r in zip(outs, result):
+                values[i] = r
+    return [np.asarray(values[i]) for i in plan.output_slots]
+
+
+def evaluate(tensor):
+    """The value of a symbolic tensor that depends on no graph input (e.g. tf.random
+    inside a traced function, used as a variable's initial value)."""
+    needed, stack = set(), [tensor.node]
+    while stack:
+        node = stack.pop()
+        if id(node) in needed:
+            continue
+        if node.op is Placeholder:
+            raise ValueError(
+                f"The initial value of a variable created inside tf.function ({tensor.name}) "
+                "depends on the function's inputs; TF lifts initial values out of the graph, "
+                "so compute it from constants, or create the variable outside.")
+        needed.add(id(node))
+        stack.extend(t.node for t in node.inputs)
+    graph = tensor.graph
+    plan = compile_graph(graph, [tensor])
+    plan.steps = [step for step in plan.steps if id(step[-1]) in needed]
+    return EagerTensor(run(plan, [])[0])
+
+
+def _located(node, arrays, exc):
+    """The op's TF error, plus where in the user's code the failing op was traced."""
+    error = explain_failure(node.op, [EagerTensor(np.asarray(a)) for a in arrays], node.attrs,
+                            exc)
+    where = f" (traced at {node.source})" if node.source else ""
+    return type(error)(None, node.op.name, f"{error.message}{where}")

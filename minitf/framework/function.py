@@ -1,0 +1,376 @@
+"""`tf.function`: trace a Python function into a graph once, then run the graph.
+
+Calling a `Function` looks up a trace for the argument types: tensors are
+keyed by shape and dtype (or an `input_signature`), Python values by value.
+On a miss it *traces*: runs your Python code once with symbolic tensors,
+recording a `Graph`. Every later call with matching types only runs the graph.
+So Python side effects (print, appending to a list) happen while tracing,
+and `tf.print` - an op in the graph - happens on every call:
+
+>>> import minitf as tf
+>>> @tf.function
+... def square(x):
+...     print("tracing!")
+...     return x * x
+>>> square(tf.constant(2.0))
+tracing!
+<tf.Tensor: shape=(), dtype=float32, numpy=4.0>
+>>> square(tf.constant(3.0))      # same shape and dtype: no tracing
+<tf.Tensor: shape=(), dtype=float32, numpy=9.0>
+>>> square.experimental_get_tracing_count()
+1
+"""
+import functools
+import inspect
+import weakref
+
+import numpy as np
+
+from . import context, dtypes, nest
+from .executor import compile_graph, run
+from .graph import Graph, SymbolicTensor, replay
+from .tensor import EagerTensor, Tensor, convert_to_tensor
+from .tensor_shape import TensorShape
+from .tf_export import tf_export
+
+_RUN_EAGERLY = [False]
+
+
+@tf_export("config.run_functions_eagerly", "config.experimental_run_functions_eagerly")
+def run_functions_eagerly(run_eagerly):
+    """Run every tf.function's Python body eagerly (no tracing), e.g. to debug with pdb."""
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+@tf_export("config.functions_run_eagerly", "config.experimental_functions_run_eagerly")
+def functions_run_eagerly():
+    """Whether tf.config.run_functions_eagerly(True) is in effect."""
+    return _RUN_EAGERLY[0]
+
+
+@tf_export("TensorSpec")
+class TensorSpec:
+    """The type of a tensor argument: a (partial) shape, a dtype and an optional name.
+
+    >>> tf.TensorSpec([None, 3], tf.float32)
+    TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)
+    """
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, other):
+        return self.dtype is other.dtype and self.shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype is other.dtype and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name, self.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+class Function:
+    """What `@tf.function` returns: a callable with a cache of traced graphs."""
+
+    converter = None  # set by minitf/autograph: converts Python control flow (AutoGraph)
+    optimizer = None  # set by minitf/grappler: rewrites a traced graph before it runs
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 jit_compile=None, reduce_retracing=False, experimental_implements=None,
+                 experimental_autograph_options=None, experimental_attributes=None,
+                 experimental_relax_shapes=None, experimental_compile=None,
+                 experimental_follow_type_hints=None):
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._autograph = autograph
+        self._cache = {}
+        self._tracing_count = 0
+        self._first_trace_done = False
+        self._bound = weakref.WeakKeyDictionary()
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self):
+        """How many times this function has been traced (TF's name for the counter)."""
+        return self._tracing_count
+
+    def __get__(self, instance, owner):
+        """`@tf.function` on a method: one Function (with its own cache) per instance."""
+        if instance is None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._name,
+                             self._input_signature, self._autograph)
+            self._bound[instance] = bound
+        return bound
+
+    # --- calling ---------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0]:
+            return self._python_function(*args, **kwargs)
+        if context.graph_stack:  # called while tracing another function: inline the body
+            return self._traceable()(*args, **kwargs)
+        concrete, tensors = self._concrete_for(args, kwargs)
+        return concrete._call_flat(tensors)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The traced graph for these arguments (tensors or `tf.TensorSpec`s)."""
+        if not args and not kwargs and self._input_signature is not None:
+            args = self._input_signature
+        return self._concrete_for(args, kwargs)[0]
+
+    def _traceable(self):
+        if self._autograph and Function.converter is not None:
+            return Function.converter(self._python_function)
+        return self._python_function
+
+    def _concrete_for(self, args, kwargs):
+        arguments = self._bind(args, kwargs)
+        key = _cache_key(arguments)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._trace(arguments)
+            self._cache[key] = concrete
+        return concrete, [a for a in nest.flatten(arguments) if isinstance(a, (Tensor, TensorSpec))]
+
+    def _bind(self, args, kwargs):
+        """(args, kwargs) with defaults filled in; tensors converted or checked against the
+        input_signature. NumPy arrays become tensors, as in TF."""
+        if self._input_signature is not None:
+            return self._bind_signature(args, kwargs)
+        try:
+            bound = inspect.signature(self._python_function).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        except (TypeError, ValueError):
+            pass  # let the call itself report a bad argument list, in Python's words
+        return (nest.map_structure(_as_argument, tuple(args)),
+                nest.map_structure(_as_argument, dict(kwargs)))
+
+    def _bind_signature(self, args, kwargs):
+        values = list(args) + list(kwargs.values())
+        if len(values) != len(self._input_signature):
+            raise TypeError(f"{self._name}() takes {len(self._input_signature)} argument(s) "
+                            f"as its input_signature says, but {len(values)} were given.")
+        names = _parameter_names(self._python_function, len(values))
+        bound = []
+        for name, value, spec in zip(names, values, self._input_signature):
+            tensor = value if isinstance(value, TensorSpec) else convert_to_tensor(
+                value, dtype_hint=spec.dtype)
+            if not spec.is_compatible_with(tensor):
+                given = tensor if isinstance(tensor, TensorSpec) else TensorSpec.from_tensor(tensor)
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `Can not cast {given!r} to "
+                    f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
+                    f"signature: ({name}: {spec!r}). The input_signature fixes the dtype and "
+                    "the known dimensions; None dimensions accept any size.")
+            bound.append(tensor if spec.name is None or isinstance(tensor, TensorSpec)
+                         else TensorSpec(tensor.shape, tensor.dtype, spec.name))
+        return tuple(bound), {}
+
+    # --- tracing ------------------------------------------------------------------------
+    def _trace(self, arguments):
+        concrete = self._trace_once(arguments)
+        created = concrete.graph.created_variables
+        if created and not self._first_trace_done:
+            # Like TF: a function that made variables is traced again; making them
+            # again on that second trace means it makes one per call.
+            concrete = self._trace_once(arguments)
+            created = concrete.graph.created_variables
+        if created and self._first_trace_done or created and self._tracing_count > 1:
+            raise ValueError(
+                "tf.function only supports singleton tf.Variables created on the first call. "
+                "Make sure the tf.Variable is only created once or created outside "
+                "tf.function. (For example create it in __init__, or guard it with "
+                "`if self.v is None:`.)")
+        self._first_trace_done = True
+        return concrete
+
+    def _trace_once(self, arguments):
+        self._tracing_count += 1
+        graph = Graph(self._name)
+        with graph.as_default():
+            args, kwargs = _placeholders(graph, arguments, self._python_function)
+            result = self._traceable()(*args, **kwargs)
+            outputs = nest.map_structure(lambda r: _as_output(graph, r), result)
+        graph.outputs = [t for t in nest.flatten(outputs) if isinstance(t, SymbolicTensor)]
+        return ConcreteFunction(graph, outputs, _signature(arguments))
+
+
+class ConcreteFunction:
+    """One traced graph of a `tf.function`, callable with matching tensors."""
+
+    def __init__(self, graph, structured_outputs, structured_input_signature):
+        self.graph = graph
+        self.structured_outputs = structured_outputs
+        self.structured_input_signature = structured_input_signature
+        self._plan = None
+
+    @property
+    def inputs(self):
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self):
+        return list(self.graph.outputs)
+
+    @property
+    def name(self):
+        return self.graph.name
+
+    def __call__(self, *args, **kwargs):
+        tensors = [convert_to_tensor(a) for a in nest.flatten((args, kwargs))]
+        if len(tensors) != len(self.graph.inputs):
+            raise TypeError(f"{self.name} expected {len(self.graph.inputs)} tensor argument(s), "
+                            f"got {len(tensors)}.")
+        for t, spec in zip(tensors, self.graph.inputs):
+            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+                raise TypeError(f"{self.name}: argument {t!r} does not match the traced input "
+                                f"{spec.name} ({spec.dtype.name}, shape {spec.shape}).")
+        return self._call_flat(tensors)
+
+    def _call_flat(self, tensors):
+        if context.tape_stack:
+            results = self._call_taped(tensors)
+        else:
+            if self._plan is None:
+                graph = self.graph if Function.optimizer is None else Function.optimizer(self.graph)
+                self._plan = compile_graph(graph)
+            results = [EagerTensor(a) for a in run(self._plan, [t._value for t in tensors])]
+        by_id = dict(zip(map(id, self.graph.outputs), results))
+        return nest.map_structure(lambda o: by_id.get(id(o), o), self.structured_outputs)
+
+    def _call_taped(self, tensors):
+        """Replay the graph op by op through `apply`, so active GradientTapes record it."""
+        return replay(self.graph, tensors)
+
+    def pretty_printed_signature(self):
+        args = ", ".join(f"{t.node.name}: {TensorSpec(t.shape, t.dtype)!r}"
+                         for t in self.graph.inputs)
+        outs = nest.map_structure(
+            lambda o: TensorSpec(o.shape, o.dtype) if isinstance(o, SymbolicTensor) else o,
+            self.structured_outputs)
+        return f"({args}) -> {outs!r}"
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+
+
+# --- argument handling -------------------------------------------------------------------
+def _as_argument(value):
+    """NumPy arrays are passed to traced functions as tensors, as in TF."""
+    if isinstance(value, np.ndarray):
+        return convert_to_tensor(value)
+    return value
+
+
+def _spec_key(t):
+    return ("tensor", tuple(t.shape.dims) if t.shape.rank is not None else None, t.dtype.name)
+
+
+def _cache_key(arguments):
+    """TF's trace key: tensors by shape and dtype, Python values by value (else identity)."""
+    def key(leaf):
+        if isinstance(leaf, (Tensor, TensorSpec)):
+            return _spec_key(leaf)
+        if getattr(leaf, "_is_variable", False):
+            return ("variable", id(leaf))
+        try:
+            hash(leaf)
+            return ("value", type(leaf).__name__, leaf)
+        except TypeError:
+            return ("object", id(leaf))
+
+    structure = nest.map_structure(key, arguments)
+    return repr(structure) if not _hashable(structure) else structure
+
+
+def _hashable(x):
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+def _parameter_names(function, count):
+    try:
+        names = [p.name for p in inspect.signature(function).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    return (names + [f"arg{i}" for i in range(len(names), count)])[:count]
+
+
+def _placeholders(graph, arguments, function):
+    """Replace every tensor (or TensorSpec) argument by a graph input named after it."""
+    args, kwargs = arguments
+
+    def make(name, value):
+        flat = nest.flatten(value)
+        names = [name] if len(flat) == 1 else [f"{name}_{i}" for i in range(len(flat))]
+        return nest.pack_sequence_as(value, [
+            graph.placeholder(leaf.shape, leaf.dtype,
+                              getattr(leaf, "name", None) if isinstance(leaf, TensorSpec) and
+                              leaf.name else n)
+            if isinstance(leaf, (Tensor, TensorSpec)) else leaf
+            for n, leaf in zip(names, flat)])
+
+    names = _parameter_names(function, len(args))
+    return (tuple(make(n, a) for n, a in zip(names, args)),
+            {k: make(k, kwargs[k]) for k in sorted(kwargs)})  # nest.flatten's order
+
+
+def _as_output(graph, value):
+    """Returned values become graph outputs; Python numbers and strings become tensors (TF)."""
+    if isinstance(value, SymbolicTensor):
+        return value
+    if isinstance(value, Tensor):
+        return graph.constant(value)
+    if getattr(value, "_is_variable", False) or value is None:
+        return value
+    if isinstance(value, (int, float, bool, str, bytes, np.generic, np.ndarray)):
+        return graph.constant(convert_to_tensor(value))
+    return value
+
+
+def _signature(arguments):
+    """TF's structured_input_signature: tensors as TensorSpecs, Python values as they are."""
+    def spec(leaf):
+        return TensorSpec(leaf.shape, leaf.dtype, getattr(leaf, "name", None)) \
+            if isinstance(leaf, (Tensor, TensorSpec)) else leaf
+
+    return nest.map_structure(spec, arguments[0]), nest.map_structure(spec, arguments[1])
+
+
+@tf_export("function")
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None, name=None):
+    """Compile `func` into a graph-running callable (decorator or plain call)."""
+    def decorate(f):
+        return Function(f, name=name, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=reduce_retracing)
+
+    return decorate if func is None else decorate(func)

@@ -1,0 +1,374 @@
+"""A traced graph: a flat, ordered list of nodes (the idea of JAX's jaxpr).
+
+While `tf.function` traces your Python function, every op goes through
+`apply` as usual, but instead of computing, `apply` appends a `Node` here and
+returns `SymbolicTensor`s: tensors that know their dtype and (maybe partial)
+shape but have no value yet. Running the graph later means walking the list
+in order (`minitf/framework/executor.py`).
+
+>>> import minitf as tf
+>>> @tf.function
+... def f(x):
+...     return x * x + 1.0
+>>> print(f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph)
+graph f(x: float32[2]) {
+  %0 = Mul(x, x)
+  %1 = AddV2(%0, 1.0)
+  return %1
+}
+
+In TensorFlow the same structure is a `FuncGraph` of `Operation`s.
+"""
+import os
+import sys
+
+import numpy as np
+
+from . import context, errors
+from .op import Op, check_dtypes, record
+from .tensor import Tensor
+from .tensor_shape import TensorShape
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Nodes that are not computations: graph inputs, constants, variable access.
+Placeholder = Op("Placeholder", None)
+Const = Op("Const", lambda value: value)
+ReadVariable = Op("ReadVariableOp", lambda variable: variable._value, stateful=True)
+
+
+def _assign(value, variable, method):
+    new = value if method == "assign" else (
+        variable._value + value if method == "assign_add" else variable._value - value)
+    variable._store(np.array(new, dtype=variable.dtype.as_numpy_dtype), True)
+    return variable._value
+
+
+AssignVariable = Op("AssignVariableOp", _assign, typed=(), stateful=True)
+
+
+class SymbolicTensor(Tensor):
+    """A tensor inside a traced graph: dtype and shape, but no value until the graph runs."""
+
+    __slots__ = ("_shape", "graph", "node", "index")
+
+    def __init__(self, graph, node, index, shape, dtype):
+        self.graph, self.node, self.index = graph, node, index
+        self._shape = shape
+        self._dtype = dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def name(self):
+        return f"{self.node.name}:{self.index}"
+
+    @property
+    def op(self):
+        return self.node
+
+    def numpy(self):
+        raise AttributeError(
+            f"'SymbolicTensor' object has no attribute 'numpy': {self.name} is a symbolic "
+            "tensor inside tf.function, so it has no value yet. Return it from the function "
+            "to see its value, or use tf.print to print it while the graph runs.")
+
+    def __bool__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed: "
+            "its value is only known when the graph runs. AutoGraph converts `if`/`while` "
+            "on tensors into tf.cond/tf.while_loop; without it, use tf.cond yourself "
+            "(or tf.config.run_functions_eagerly(True) to debug).")
+
+    def __iter__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Iterating over a symbolic `tf.Tensor` ({self.name}) is not allowed: its length "
+            "is only known when the graph runs. Use tf.range/tf.while_loop, or a "
+            "`for` loop that AutoGraph converts.")
+
+    def __len__(self):
+        raise TypeError(
+            f"len is not well defined for a symbolic Tensor ({self.name}). Please call "
+            "`x.shape` rather than `len(x)` for shape information.")
+
+    def _no_value(self, *args):
+        raise TypeError(f"{self.name} is a symbolic tensor inside tf.function and has no "
+                        "Python value yet; keep computing with tensor ops instead.")
+
+    __index__ = __int__ = __float__ = _no_value
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            "may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
+            "supported.")
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+
+class Node:
+    """One step of a graph: `outputs = op(inputs, **attrs)`, traced at `source` (file:line)."""
+
+    __slots__ = ("op", "inputs", "attrs", "outputs", "name", "source")
+
+    def __init__(self, op, inputs, attrs, name, source):
+        self.op, self.inputs, self.attrs = op, inputs, attrs
+        self.name, self.source = name, source
+        self.outputs = ()
+
+    @property
+    def type(self):
+        return self.op.name
+
+    def __repr__(self):
+        return f"<Node {self.name}: {self.op.name}>"
+
+
+class Graph:
+    """An ordered list of nodes with its inputs (placeholders) and outputs."""
+
+    def __init__(self, name="graph"):
+        self.name = name
+        self.nodes = []
+        self.inputs = []
+        self.outputs = []
+        self.input_names = []
+        self._constants = {}  # id(EagerTensor) -> its Const output
+        self._captured = []  # the eager tensors behind Const nodes, kept alive (ids stay unique)
+        self._names = {}
+        self.captured_variables = []
+        self.created_variables = []
+        self.captures = []  # (tensor of an enclosing graph, this graph's placeholder for it)
+
+    # --- building ---------------------------------------------------------------------
+    def as_default(self):
+        return _GraphScope(self)
+
+    def _unique(self, name):
+        count = self._names.get(name, 0)
+        self._names[name] = count + 1
+        return name if count == 0 else f"{name}_{count}"
+
+    def _add(self, op, inputs, attrs, shapes, dtypes_, name=None):
+        node = Node(op, list(inputs), attrs, self._unique(name or op.name), _user_source())
+        node.outputs = tuple(SymbolicTensor(self, node, i, s, d)
+                             for i, (s, d) in enumerate(zip(shapes, dtypes_)))
+        self.nodes.append(node)
+        return node
+
+    def placeholder(self, shape, dtype, name):
+        node = self._add(Placeholder, [], {}, [TensorShape(shape)], [dtype], name=name)
+        self.inputs.append(node.outputs[0])
+        self.input_names.append(node.name)
+        return node.outputs[0]
+
+    def constant(self, tensor):
+        """An eager tensor used inside the graph becomes a Const node (captured by value)."""
+        found = self._constants.get(id(tensor))
+        if found is None:
+            node = self._add(Const, [], {"value": tensor._value}, [tensor.shape], [tensor.dtype])
+            found = self._constants[id(tensor)] = node.outputs[0]
+            self._captured.append(tensor)
+        return found
+
+    def read_variable(self, variable):
+        """Reading a variable inside a graph reads its *current* value each run."""
+        if not any(v is variable for v in self.captured_variables):
+            self.captured_variables.append(variable)
+        node = self._add(ReadVariable, [], {"variable": variable}, [variable.shape],
+                         [variable.dtype], name="ReadVariableOp")
+        return node.outputs[0]
+
+    def assign_variable(self, variable, value, method):
+        node = self._add(AssignVariable, [self.symbolic(value)],
+                         {"variable": variable, "method": method}, [variable.shape],
+                         [variable.dtype], name=method.title().replace("_", "") + "Op")
+        return node.outputs[0]
+
+    def symbolic(self, tensor):
+        """`tensor` as a tensor of this graph (constants are captured by value)."""
+        if isinstance(tensor, SymbolicTensor):
+            if tensor.graph is self:
+                return tensor
+            if any(g is tensor.graph for g in context.graph_stack):
+                return self.capture(tensor)
+            raise errors.InvalidArgumentError(
+                None, None, f"Tensor {tensor.name} belongs to another graph (function "
+                f"{tensor.graph.name}) that is not being traced; pass it in as an argument.")
+        return self.constant(tensor)
+
+    def capture(self, outer):
+        """A tensor of an enclosing graph used here (a branch or loop body closing over
+        it) becomes an extra input of this graph, as TF's FuncGraph captures do. Through
+        several levels of nesting, each graph captures from its direct parent."""
+        stack = context.graph_stack
+        parent = stack[[i for i, g in enumerate(stack) if g is self][0] - 1]
+        if outer.graph is not parent:
+            outer = parent.symbolic(outer)
+        for known_outer, inner in self.captures:
+            if known_outer is outer:
+                return inner
+        inner = self.placeholder(outer.shape, outer.dtype, name=f"capture_{outer.node.name}")
+        self.captures.append((outer, inner))
+        return inner
+
+    def add_node(self, op, inputs, attrs):
+        """`apply` while tracing: append a node, return its symbolic outputs."""
+        inputs = [self.symbolic(t) for t in inputs]
+        check_dtypes(op, inputs)
+        shapes = op.shape(*[t.shape for t in inputs], **attrs) if op.shape else TensorShape(None)
+        shapes = shapes if isinstance(shapes, tuple) else (shapes,)
+        dtypes_ = op.output_dtypes([t.dtype for t in inputs], attrs, len(shapes))
+        node = self._add(op, inputs, attrs, shapes, dtypes_)
+        if context.tape_stack and op.grad is not None:
+            record(op, inputs, node.outputs, attrs, None)
+        return node.outputs[0] if op.num_outputs == 1 else node.outputs
+
+    # --- reading ----------------------------------------------------------------------
+    def __str__(self):
+        return pretty(self)
+
+    def to_dot(self):
+        """The graph in Graphviz DOT: one box per node, one edge per tensor."""
+        return to_dot(self)
+
+
+class _GraphScope:
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __enter__(self):
+        context.graph_stack.append(self.graph)
+        return self.graph
+
+    def __exit__(self, *exc):
+        context.graph_stack.remove(self.graph)
+
+
+def _user_source():
+    """file:line of the innermost frame outside minitf (where the user wrote the op)."""
+    frame = sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+# --- printing ---------------------------------------------------------------------------
+def _operand(tensor, names):
+    node = tensor.node
+    if node.op is Const and np.ndim(node.attrs["value"]) == 0:
+        return repr(node.attrs["value"].item()) if node.attrs["value"].dtype != object else \
+            repr(node.attrs["value"][()])
+    return names.get(id(tensor), tensor.name)
+
+
+def _attr_text(node):
+    shown = {k: v for k, v in node.attrs.items() if k != "value"}
+    if node.op is ReadVariable:
+        return f"[{node.attrs['variable'].name}]"
+    if not shown:
+        return ""
+    parts = []
+    for k, v in shown.items():
+        v = getattr(v, "name", v) if hasattr(v, "dtype") and hasattr(v, "name") else v
+        parts.append(f"{k}={v}")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _type_text(t):
+    dims = "?" if t.shape.rank is None else ",".join("?" if d is None else str(d)
+                                                     for d in t.shape)
+    return f"{t.dtype.name}[{dims}]"
+
+
+def pretty(graph):
+    """Numbered equations: `%3 = MatMul(x, %2)`; constants inline, placeholders by name."""
+    names = {id(t): n for t, n in zip(graph.inputs, graph.input_names)}
+    lines, counter = [], 0
+    for node in graph.nodes:
+        if node.op in (Placeholder,) or node.op is Const and np.ndim(node.attrs["value"]) == 0:
+            continue
+        if node.op is Const:
+            label = f"%{counter}"
+            names[id(node.outputs[0])] = label
+            lines.append(f"  {label} = Const({_type_text(node.outputs[0])})")
+            counter += 1
+            continue
+        labels = []
+        for out in node.outputs:
+            names[id(out)] = f"%{counter}"
+            labels.append(f"%{counter}")
+            counter += 1
+        args = ", ".join(_operand(t, names) for t in node.inputs)
+        lines.append(f"  {', '.join(labels)} = {node.op.name}{_attr_text(node)}({args})")
+    params = ", ".join(f"{n}: {_type_text(t)}" for t, n in zip(graph.inputs, graph.input_names))
+    returns = ", ".join(_operand(t, names) for t in graph.outputs)
+    return "\n".join([f"graph {graph.name}({params}) {{"] + lines + [f"  return {returns}", "}"])
+
+
+def to_dot(graph):
+    def quote(s):
+        return '"' + str(s).replace('"', '\\"') + '"'
+
+    lines = [f"digraph {quote(graph.name)} {{", "  rankdir=TB;",
+             '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];']
+    for node in graph.nodes:
+        if node.op is Placeholder:
+            lines.append(f"  {quote(node.name)} [label={quote(node.name)}, shape=ellipse, "
+                         'fillcolor="#fff4d6"];')
+        elif node.op is Const:
+            lines.append(f"  {quote(node.name)} [label={quote('Const ' + _type_text(node.outputs[0]))}, "
+                         'shape=note, fillcolor="#f2f2f2"];')
+        else:
+            lines.append(f"  {quote(node.name)} [label={quote(node.op.name + _attr_text(node))}];")
+        for t in node.inputs:
+            lines.append(f"  {quote(t.node.name)} -> {quote(node.name)} "
+                         f"[label={quote(_type_text(t))}, fontsize=9];")
+    for i, t in enumerate(graph.outputs):
+        lines.append(f'  "output {i}" [shape=ellipse, fillcolor="#dff5e1"];')
+        lines.append(f'  {quote(t.node.name)} -> "output {i}";')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def replay(graph, inputs):
+    """Run `graph` on `inputs` op by op through `apply` and return its outputs.
+
+    Unlike the executor this makes real op calls, so active GradientTapes record
+    them (a tf.function called under a tape), and inside a trace it re-emits the
+    graph's ops into the graph being built (gradients of control flow use this).
+    `inputs` are for `graph.inputs`, captures included, in order.
+    """
+    from .op import apply
+    from .tensor import EagerTensor
+
+    values = dict(zip(map(id, graph.inputs), inputs))
+    for node in graph.nodes:
+        if node.op is Placeholder:
+            continue
+        if node.op is Const:
+            out = (EagerTensor(node.attrs["value"]),)
+        elif node.op is ReadVariable:
+            out = (node.attrs["variable"]._read(),)
+        elif node.op is AssignVariable:
+            variable = node.attrs["variable"]
+            getattr(variable, node.attrs["method"])(values[id(node.inputs[0])])
+            out = (variable._read(),)
+        else:
+            out = apply(node.op, [values[id(t)] for t in node.inputs], node.attrs)
+            out = out if isinstance(out, tuple) else (out,)
+        values.update(zip(map(id, node.outputs), out))
+    return [values[id(t)] for t in graph.outputs]
+
+
+def is_symbolic(x):
+    return isinstance(x, SymbolicTensor)
+
