@@ -59,9 +59,8 @@ def run(plan, arrays):
     for forward, ins, attrs, single, outs, node in plan.steps:
         try:
             result = forward(*[values[i] for i in ins], **attrs)
-        except errors.OpError:
-            raise
-        except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        except (errors.OpError, ValueError, IndexError, TypeError, ArithmeticError,
+                np.linalg.LinAlgError) as exc:
             raise _located(node, [values[i] for i in ins], exc) from None
         if node.op.saves:
             result = result[0]
@@ -96,7 +95,7 @@ def evaluate(tensor):
 
 def _located(node, arrays, exc):
     """The op's TF error, plus where in the user's code the failing op was traced."""
-    error = explain_failure(node.op, [EagerTensor(np.asarray(a)) for a in arrays], node.attrs,
-                            exc)
+    error = exc if isinstance(exc, errors.OpError) else explain_failure(
+        node.op, [EagerTensor(np.asarray(a)) for a in arrays], node.attrs, exc)
     where = f" (traced at {node.source})" if node.source else ""
     return type(error)(None, node.op.name, f"{error.message}{where}")

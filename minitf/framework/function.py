@@ -145,6 +145,12 @@ class Function:
 
     def _concrete_for(self, args, kwargs):
         arguments = self._bind(args, kwargs)
+        if self._input_signature is not None:  # one trace, for the signature's specs
+            tensors = [a for a in nest.flatten(arguments) if isinstance(a, (Tensor, TensorSpec))]
+            concrete = self._cache.get("signature")
+            if concrete is None:
+                concrete = self._cache["signature"] = self._trace((self._input_signature, {}))
+            return concrete, tensors
         key = _cache_key(arguments)
         concrete = self._cache.get(key)
         if concrete is None:
@@ -183,8 +189,7 @@ class Function:
                     f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
                     f"signature: ({name}: {spec!r}). The input_signature fixes the dtype and "
                     "the known dimensions; None dimensions accept any size.")
-            bound.append(tensor if spec.name is None or isinstance(tensor, TensorSpec)
-                         else TensorSpec(tensor.shape, tensor.dtype, spec.name))
+            bound.append(tensor)
         return tuple(bound), {}
 
     # --- tracing ------------------------------------------------------------------------

@@ -77,16 +77,16 @@ class SymbolicTensor(Tensor):
 
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
-            f"Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed: "
-            "its value is only known when the graph runs. AutoGraph converts `if`/`while` "
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. "
+            f"{self.name} has no value until the graph runs. AutoGraph converts `if`/`while` "
             "on tensors into tf.cond/tf.while_loop; without it, use tf.cond yourself "
             "(or tf.config.run_functions_eagerly(True) to debug).")
 
     def __iter__(self):
         raise errors.OperatorNotAllowedInGraphError(
-            f"Iterating over a symbolic `tf.Tensor` ({self.name}) is not allowed: its length "
-            "is only known when the graph runs. Use tf.range/tf.while_loop, or a "
-            "`for` loop that AutoGraph converts.")
+            "Iterating over a symbolic `tf.Tensor` is not allowed. "
+            f"The length of {self.name} is only known when the graph runs: use "
+            "tf.range/tf.while_loop, or a `for` loop that AutoGraph converts.")
 
     def __len__(self):
         raise TypeError(
@@ -270,17 +270,18 @@ def _operand(tensor, names):
     return names.get(id(tensor), tensor.name)
 
 
+def _simple(value):
+    """Attribute values worth printing: numbers, strings, dtypes, tuples of those."""
+    if isinstance(value, (bool, int, float, str)) or hasattr(value, "as_numpy_dtype"):
+        return True
+    return isinstance(value, tuple) and len(value) <= 8 and all(_simple(v) for v in value)
+
+
 def _attr_text(node):
-    shown = {k: v for k, v in node.attrs.items() if k != "value"}
     if node.op is ReadVariable:
         return f"[{node.attrs['variable'].name}]"
-    if not shown:
-        return ""
-    parts = []
-    for k, v in shown.items():
-        v = getattr(v, "name", v) if hasattr(v, "dtype") and hasattr(v, "name") else v
-        parts.append(f"{k}={v}")
-    return "[" + ", ".join(parts) + "]"
+    parts = [f"{k}={v!r}" for k, v in node.attrs.items() if k != "value" and _simple(v)]
+    return "[" + ", ".join(parts) + "]" if parts else ""
 
 
 def _type_text(t):
