@@ -229,7 +229,7 @@ def test_gradient_tape_inside_a_function_builds_one_graph():
     np.testing.assert_allclose(w.numpy(), expected_w, rtol=1e-6)
     assert train_step.experimental_get_tracing_count() == 1
     graph = train_step.get_concrete_function(x, y).graph
-    assert {"MatMul", "AssignSubVariableOp"} <= {n.type for n in graph.nodes}
+    assert {"MatMul", "AssignSubVariableOp"} <= {n.name for n in graph.nodes}
 
 
 def test_gradient_tape_around_a_function_call():

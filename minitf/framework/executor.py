@@ -95,7 +95,11 @@ def evaluate(tensor):
 
 def _located(node, arrays, exc):
     """The op's TF error, plus where in the user's code the failing op was traced."""
+    if getattr(exc, "located", False):  # raised inside a sub-graph (control flow): keep
+        return exc                      # the innermost location
     error = exc if isinstance(exc, errors.OpError) else explain_failure(
         node.op, [EagerTensor(np.asarray(a)) for a in arrays], node.attrs, exc)
     where = f" (traced at {node.source})" if node.source else ""
-    return type(error)(None, node.op.name, f"{error.message}{where}")
+    located = type(error)(None, node.op.name, f"{error.message}{where}")
+    located.located = True
+    return located

@@ -99,6 +99,8 @@ class Function:
         self._tracing_count = 0
         self._first_trace_done = False
         self._bound = weakref.WeakKeyDictionary()
+        self._fast = {}  # (shape, dtype) per positional tensor -> ConcreteFunction
+        self._arity = _plain_arity(python_function) if input_signature is None else -1
 
     @property
     def python_function(self):
@@ -129,6 +131,13 @@ class Function:
             return self._python_function(*args, **kwargs)
         if context.graph_stack:  # called while tracing another function: inline the body
             return self._traceable()(*args, **kwargs)
+        if not kwargs and len(args) == self._arity:  # the common call, without tf.nest
+            key = _fast_key(args)
+            if key is not None:
+                concrete = self._fast.get(key)
+                if concrete is None:
+                    concrete = self._fast[key] = self._concrete_for(args, kwargs)[0]
+                return concrete._call_flat(args)
         concrete, tensors = self._concrete_for(args, kwargs)
         return concrete._call_flat(tensors)
 
@@ -261,6 +270,9 @@ class ConcreteFunction:
                 graph = self.graph if Function.optimizer is None else Function.optimizer(self.graph)
                 self._plan = compile_graph(graph)
             results = [EagerTensor(a) for a in run(self._plan, [t._value for t in tensors])]
+        outputs = self.graph.outputs
+        if len(outputs) == 1 and self.structured_outputs is outputs[0]:
+            return results[0]  # a single tensor out: no structure to rebuild
         by_id = dict(zip(map(id, self.graph.outputs), results))
         return nest.map_structure(lambda o: by_id.get(id(o), o), self.structured_outputs)
 
@@ -286,6 +298,26 @@ def _as_argument(value):
     if isinstance(value, np.ndarray):
         return convert_to_tensor(value)
     return value
+
+
+def _plain_arity(function):
+    """The number of parameters if all are plain positional ones without defaults, else -1."""
+    try:
+        params = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return -1
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+    return len(params) if plain else -1
+
+
+def _fast_key(args):
+    """Shapes and dtypes of positional eager tensors (None if any argument is something else)."""
+    key = []
+    for a in args:
+        if type(a) is not EagerTensor:
+            return None
+        key.append((a._value.shape, a._dtype))
+    return tuple(key)
 
 
 def _spec_key(t):

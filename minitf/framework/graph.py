@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from . import context, errors
+from . import context, dtypes, errors
 from .op import Op, check_dtypes, record
 from .tensor import Tensor
 from .tensor_shape import TensorShape
@@ -32,19 +32,29 @@ from .tensor_shape import TensorShape
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Nodes that are not computations: graph inputs, constants, variable access.
-Placeholder = Op("Placeholder", None)
-Const = Op("Const", lambda value: value)
-ReadVariable = Op("ReadVariableOp", lambda variable: variable._value, stateful=True)
+# Their shape rules are what `Graph` uses when it makes these nodes.
+Placeholder = Op("Placeholder", None, shape=lambda: TensorShape(None))  # shape from the signature
+Const = Op("Const", lambda value: value, shape=lambda value: TensorShape(np.shape(value)),
+           dtype=lambda value: dtypes.from_numpy(value.dtype))
+ReadVariable = Op("ReadVariableOp", lambda variable: variable._value, stateful=True,
+                  shape=lambda variable: variable.shape, dtype=lambda variable: variable.dtype)
 
 
 def _assign(value, variable, method):
-    new = value if method == "assign" else (
-        variable._value + value if method == "assign_add" else variable._value - value)
-    variable._store(np.array(new, dtype=variable.dtype.as_numpy_dtype), True)
-    return variable._value
+    if method == "assign":
+        new = np.array(value, dtype=variable.dtype.as_numpy_dtype)  # the variable owns a copy
+    else:  # a fresh array already; the variable's old array stays valid for earlier reads
+        new = variable._value + value if method == "assign_add" else variable._value - value
+    variable._store(new, True)
+    return new
 
 
-AssignVariable = Op("AssignVariableOp", _assign, typed=(), stateful=True)
+AssignVariable = Op("AssignVariableOp", _assign, typed=(), stateful=True,
+                    shape=lambda value, variable, method: variable.shape,
+                    dtype=lambda value, variable, method: variable.dtype)
+# TF's op names for the three kinds of assignment (the node names in a printed graph).
+_ASSIGN_NAMES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                 "assign_sub": "AssignSubVariableOp"}
 
 
 class SymbolicTensor(Tensor):
@@ -188,7 +198,7 @@ class Graph:
     def assign_variable(self, variable, value, method):
         node = self._add(AssignVariable, [self.symbolic(value)],
                          {"variable": variable, "method": method}, [variable.shape],
-                         [variable.dtype], name=method.title().replace("_", "") + "Op")
+                         [variable.dtype], name=_ASSIGN_NAMES[method])
         return node.outputs[0]
 
     def symbolic(self, tensor):
@@ -280,8 +290,31 @@ def _simple(value):
 def _attr_text(node):
     if node.op is ReadVariable:
         return f"[{node.attrs['variable'].name}]"
-    parts = [f"{k}={v!r}" for k, v in node.attrs.items() if k != "value" and _simple(v)]
+    parts = [f"{k}={_graph_names(v) or repr(v)}" for k, v in node.attrs.items()
+             if k != "value" and not k.startswith("_") and (_simple(v) or _graph_names(v))]
     return "[" + ", ".join(parts) + "]" if parts else ""
+
+
+# Control flow: a node may carry sub-graphs (cond branches, a loop's body) as attributes.
+# They print by name, and `pretty` prints each after the graph; attributes whose name
+# starts with "_" are the control-flow ops' bookkeeping and are not printed.
+def _graph_names(value):
+    if isinstance(value, Graph):
+        return value.name
+    if isinstance(value, (list, tuple)) and value and all(isinstance(g, Graph) for g in value):
+        return "[" + ", ".join(g.name for g in value) + "]"
+    return None
+
+
+def _subgraphs(graph):
+    """The sub-graphs that the graph's nodes carry, in order of first use."""
+    found = []
+    for node in graph.nodes:
+        for value in node.attrs.values():
+            for g in (value if isinstance(value, (list, tuple)) else (value,)):
+                if isinstance(g, Graph) and not any(g is f for f in found):
+                    found.append(g)
+    return found
 
 
 def _type_text(t):
@@ -312,7 +345,10 @@ def pretty(graph):
         lines.append(f"  {', '.join(labels)} = {node.op.name}{_attr_text(node)}({args})")
     params = ", ".join(f"{n}: {_type_text(t)}" for t, n in zip(graph.inputs, graph.input_names))
     returns = ", ".join(_operand(t, names) for t in graph.outputs)
-    return "\n".join([f"graph {graph.name}({params}) {{"] + lines + [f"  return {returns}", "}"])
+    text = "\n".join([f"graph {graph.name}({params}) {{"] + lines + [f"  return {returns}", "}"])
+    for sub in _subgraphs(graph):  # control flow: each sub-graph after the graph, indented
+        text += "\n" + "\n".join("  " + line for line in pretty(sub).split("\n"))
+    return text
 
 
 def to_dot(graph):

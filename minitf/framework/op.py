@@ -213,11 +213,13 @@ class TapeRecord:
     `op.inputs`, `op.outputs` and `op.attrs` are the call's tensors and
     attributes; `op.saved` is whatever the forward chose to save; `op.type`
     is the op's TensorFlow name. During a backward pass `op.wanted[i]` says
-    whether input i needs a gradient at all, so a gradient function may skip
-    expensive work for the others (TF's graph pruning has the same effect).
+    whether input i needs a gradient at all, and `op.received[j]` whether
+    output j got one (an unused output is handed zeros), so a gradient
+    function may skip work that cannot matter (TF's graph pruning has the
+    same effect).
     """
 
-    __slots__ = ("op_def", "inputs", "outputs", "attrs", "saved", "wanted")
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "saved", "wanted", "received")
 
     def __init__(self, op_def, inputs, outputs, attrs, saved):
         self.op_def = op_def
@@ -226,6 +228,7 @@ class TapeRecord:
         self.attrs = attrs or {}
         self.saved = saved
         self.wanted = (True,) * len(inputs)
+        self.received = (True,) * len(outputs)
 
     @property
     def type(self):

@@ -323,6 +323,7 @@ def backprop(records, targets, sources, seeds=None):
         elif all(g is None for g in out_grads):
             continue
         else:  # a multi-output op gets zeros for the float outputs nobody used
+            entry.received = tuple(g is not None for g in out_grads)
             out_grads = [zeros_like(t) if g is None and t._dtype in INEXACT else g
                          for g, t in zip(out_grads, entry.outputs)]
         entry.wanted = tuple(id(t) in reaches and t._dtype in INEXACT for t in entry.inputs)

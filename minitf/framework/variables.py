@@ -21,7 +21,8 @@ from .tensor_shape import TensorShape, as_shape
 
 # The op a tape records for a variable read: variable -> tensor. Its gradient
 # passes straight through, so gradients reach the variable itself.
-ReadVariableOp = Op("ReadVariableOp", lambda value: value, shape=lambda shape: shape)
+ReadVariableOp = Op("ReadVariableOp", lambda value: value, shape=lambda shape: shape,
+                    stateful=True)  # a read sees whatever the last assign left
 
 
 @ReadVariableOp.def_grad
@@ -216,7 +217,7 @@ class Variable:
                 f"numpy={_numpy_text(self._value, is_repr=True)}>")
 
     def __bool__(self):
-        return bool(self._value)
+        return bool(self._read())  # inside tf.function this raises, as for any symbolic tensor
 
     def __float__(self):
         return float(self._value)

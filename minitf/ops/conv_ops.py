@@ -286,20 +286,25 @@ class ConvFamily:
     def forward(self, x, f, attrs):
         return apply(self.conv, [x, f], {k: attrs[k] for k in CONV_ATTRS})
 
+    # Each gradient skips the inputs the backward pass does not need (op.wanted):
+    # the first layer never needs a gradient for the images themselves.
     def _conv_grad(self, op, dy):
         x, f = op.inputs  # y = conv(x, f) is linear in x and in f
-        return (self.input_grad(x.shape.as_list(), f, dy, op.attrs),
-                self.filter_grad(x, f.shape.as_list(), dy, op.attrs))
+        want_x, want_f = op.wanted
+        return (self.input_grad(x.shape.as_list(), f, dy, op.attrs) if want_x else None,
+                self.filter_grad(x, f.shape.as_list(), dy, op.attrs) if want_f else None)
 
     def _backprop_input_grad(self, op, ddx):
         f, dy = op.inputs  # <ddx, dx(f, dy)> = <conv(ddx, f), dy>
-        return self.filter_grad(ddx, f.shape.as_list(), dy, op.attrs), \
-            self.forward(ddx, f, op.attrs)
+        want_f, want_dy = op.wanted
+        return (self.filter_grad(ddx, f.shape.as_list(), dy, op.attrs) if want_f else None,
+                self.forward(ddx, f, op.attrs) if want_dy else None)
 
     def _backprop_filter_grad(self, op, ddf):
         x, dy = op.inputs  # <ddf, df(x, dy)> = <conv(x, ddf), dy>
-        return self.input_grad(x.shape.as_list(), ddf, dy, op.attrs), \
-            self.forward(x, ddf, op.attrs)
+        want_x, want_dy = op.wanted
+        return (self.input_grad(x.shape.as_list(), ddf, dy, op.attrs) if want_x else None,
+                self.forward(x, ddf, op.attrs) if want_dy else None)
 
 
 def _declare(spec, allowed, names):

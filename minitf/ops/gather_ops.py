@@ -244,7 +244,7 @@ def _where_forward(condition):
 
 
 Where = Op("Where", _where_forward, dtypes=dtypes.NUMERIC | {dtypes.bool},
-           shape=_where_shape)  # coordinates are not differentiable
+           shape=_where_shape, dtype=dtypes.int64)  # coordinates are not differentiable
 
 
 @tf_export("where")

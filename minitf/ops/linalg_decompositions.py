@@ -255,7 +255,8 @@ def _svd_shape(shape, compute_uv, full_matrices):
     return s, batch.concatenate([m, k]), batch.concatenate([n, k])
 
 
-Svd = Op("Svd", _svd_forward, dtypes=LINALG_TYPES, shape=_svd_shape, num_outputs=3)
+Svd = Op("Svd", _svd_forward, dtypes=LINALG_TYPES, shape=_svd_shape, num_outputs=3,
+          dtype=lambda x, **attrs: (x.real_dtype, x, x))  # singular values are real
 
 
 @Svd.def_grad

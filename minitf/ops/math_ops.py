@@ -17,6 +17,7 @@ from ..framework.gradient_ops import ones_like, zeros_like
 from ..framework.op import Op, apply, silent
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tf_export import tf_export
+from .dtype_rules import from_attr, real_part
 from .shape_rules import broadcast, same_shape
 from .unbroadcast import unbroadcast
 
@@ -268,7 +269,7 @@ def squared_difference(x, y, name=None):
 
 # --- comparisons and logic (no gradients) ------------------------------------------------
 def _comparison(op_name, forward, allowed=dtypes.REAL):
-    return Op(op_name, forward, dtypes=allowed, shape=broadcast(op_name))
+    return Op(op_name, forward, dtypes=allowed, shape=broadcast(op_name), dtype=dtypes.bool)
 
 
 Equal = _comparison("Equal", np.equal, None)
@@ -303,7 +304,8 @@ for _f, _doc in [(equal, "x == y"), (not_equal, "x != y"), (less, "x < y"),
                  (logical_or, "x OR y for bool tensors")]:
     _f.__doc__ = f"{_doc}, element-wise, as a bool tensor."
 
-LogicalNot = Op("LogicalNot", np.logical_not, dtypes={dtypes.bool}, shape=same_shape)
+LogicalNot = Op("LogicalNot", np.logical_not, dtypes={dtypes.bool}, shape=same_shape,
+                dtype=dtypes.bool)
 
 
 @tf_export("math.logical_not", "logical_not")
@@ -406,7 +408,7 @@ def _cast_forward(x, DstT):
         return x.astype(target)
 
 
-Cast = Op("Cast", _cast_forward, typed=(), shape=same_shape)
+Cast = Op("Cast", _cast_forward, typed=(), shape=same_shape, dtype=from_attr("DstT"))
 
 
 @Cast.def_grad
@@ -438,7 +440,7 @@ def sign(x, name=None):
     return apply(Sign, [convert_to_tensor(x)])
 
 
-Abs = _unary("Abs", np.abs, dtypes.SIGNED)
+Abs = _unary("Abs", np.abs, dtypes.FLOATING | dtypes.SIGNED_INTEGER)  # complex: ComplexAbs
 
 
 @Abs.def_grad
@@ -453,13 +455,14 @@ def abs(x, name=None):  # noqa: A001 - TF's name
     return apply(ComplexAbs if x.dtype.is_complex else Abs, [x])
 
 
-ComplexAbs = Op("ComplexAbs", lambda x: np.abs(x), dtypes=dtypes.COMPLEX, shape=same_shape)
+ComplexAbs = Op("ComplexAbs", lambda x: np.abs(x), dtypes=dtypes.COMPLEX, shape=same_shape,
+                 dtype=real_part)
 
 
 # --- bitwise ops: the `& | ^ ~` operators on integer tensors -----------------------------------
-BitwiseAnd = _comparison("BitwiseAnd", np.bitwise_and, dtypes.INTEGER)
-BitwiseOr = _comparison("BitwiseOr", np.bitwise_or, dtypes.INTEGER)
-BitwiseXor = _comparison("BitwiseXor", np.bitwise_xor, dtypes.INTEGER)
+BitwiseAnd = _binary("BitwiseAnd", np.bitwise_and, dtypes.INTEGER)
+BitwiseOr = _binary("BitwiseOr", np.bitwise_or, dtypes.INTEGER)
+BitwiseXor = _binary("BitwiseXor", np.bitwise_xor, dtypes.INTEGER)
 Invert = _unary("Invert", np.invert, dtypes.INTEGER)
 
 bitwise_and = tf_export("bitwise.bitwise_and")(_compare(BitwiseAnd))

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply, type_name
-from ..framework.tensor import EagerTensor, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .array_ops import expand_dims, reshape, transpose
@@ -36,11 +36,6 @@ def _shift_and_log_sum_exp(logits):
     """Row-wise (x - max, log(sum(exp(x - max)))): log_softmax = shifted - log_sum_exp."""
     shifted = logits - np.max(logits, axis=1, keepdims=True)  # the max becomes 0: no overflow
     return shifted, np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
-
-
-def _is_unused(grad):
-    """True for the all-zero gradient the tape passes for an output nobody used."""
-    return isinstance(grad, EagerTensor) and not grad._value.any()
 
 
 def _through_backprop(logits, d_backprop):
@@ -92,7 +87,7 @@ def _softmax_xent_grad(op, d_loss, d_backprop):
     want_logits, want_labels = op.wanted  # labels are usually constants: skip their work
     d_logits = d_loss * op.outputs[1]  # d loss / d logits = softmax - labels: the saved backprop
     d_labels = d_loss * -apply(LogSoftmax, [logits], {"axis": 1}) if want_labels else None
-    if not _is_unused(d_backprop):  # second order: backprop depends on logits and labels
+    if op.received[1]:  # second order: backprop depends on logits and labels
         d_logits += _through_backprop(logits, d_backprop)
         if want_labels:
             d_labels -= d_backprop  # TF omits this term; d backprop / d labels = -1
@@ -190,7 +185,7 @@ SparseSoftmaxCrossEntropyWithLogits = Op(
 def _sparse_xent_grad(op, d_loss, d_backprop):
     logits = op.inputs[0]
     d_logits = expand_dims(d_loss, -1) * op.outputs[1]  # softmax - one_hot(labels)
-    if not _is_unused(d_backprop):
+    if op.received[1]:
         d_logits += _through_backprop(logits, d_backprop)
     return d_logits, None  # integer labels have no gradient
 

@@ -33,6 +33,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .array_ops import expand_dims, squeeze
+from .dtype_rules import values_and_indices
 from .conv_utils import (add_windows, check_1d_format, check_data_format, check_padding,
                          check_rank, crop_spatial, expand_sequence, known, output_spatial,
                          pad_spatial, parse_padding, spatial_pads, windows)
@@ -252,7 +253,8 @@ def _max_pool_with_argmax_forward(x, ksize, strides, padding, Targmax, include_b
 MaxPoolWithArgmax = Op(
     "MaxPoolWithArgmax", _max_pool_with_argmax_forward, dtypes=MAX_POOL_TYPES, num_outputs=2,
     shape=lambda x, **attrs: (_max_rule(x, attrs["ksize"], attrs["strides"],
-                                        attrs["padding"]),) * 2)
+                                        attrs["padding"]),) * 2,
+    dtype=values_and_indices("Targmax"))
 
 
 @MaxPoolWithArgmax.def_grad

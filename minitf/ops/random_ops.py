@@ -51,6 +51,7 @@ from ..framework.op import Op, apply, type_name
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from .dtype_rules import from_attr
 from .math_ops import add, multiply, subtract
 from .shape_rules import check_sizes, dims_text
 
@@ -230,9 +231,11 @@ def _uniform_int_forward(minval, maxval, shape, dtype, seed, seed2, kernel):
     return rng.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
 
 
-RandomUniform = Op("RandomUniform", _uniform_forward, shape=output_shape)  # no gradient
+RandomUniform = Op("RandomUniform", _uniform_forward, shape=output_shape,
+                   dtype=from_attr("dtype"), stateful=True)  # no gradient
 RandomUniformInt = Op("RandomUniformInt", _uniform_int_forward,
-                      dtypes={dtypes.int32, dtypes.int64}, shape=output_shape)
+                      dtypes={dtypes.int32, dtypes.int64}, shape=output_shape,
+                      dtype=from_attr("dtype"), stateful=True)
 
 
 def scale_uniform(unit, minval, maxval):
@@ -284,8 +287,10 @@ def _truncated_normal_forward(shape, dtype, seed, seed2, kernel):
     return truncated_standard_normal(rng, shape).astype(dtype.as_numpy_dtype)
 
 
-RandomStandardNormal = Op("RandomStandardNormal", _normal_forward, shape=output_shape)
-TruncatedNormal = Op("TruncatedNormal", _truncated_normal_forward, shape=output_shape)
+RandomStandardNormal = Op("RandomStandardNormal", _normal_forward, shape=output_shape,
+                          dtype=from_attr("dtype"), stateful=True)
+TruncatedNormal = Op("TruncatedNormal", _truncated_normal_forward, shape=output_shape,
+                     dtype=from_attr("dtype"), stateful=True)
 
 
 def scale_normal(z, mean, stddev):
@@ -332,7 +337,7 @@ def _shuffle_forward(value, dtype, seed, seed2, kernel):
 
 
 RandomShuffle = Op("RandomShuffle", _shuffle_forward, typed=(),
-                   shape=lambda value, **attrs: value)  # no gradient, as in TF
+                   shape=lambda value, **attrs: value, stateful=True)  # no gradient, as in TF
 
 
 @tf_export("random.shuffle")
@@ -366,7 +371,7 @@ def _multinomial_shape(logits, num_samples, **attrs):
 
 
 Multinomial = Op("Multinomial", _multinomial_forward, dtypes=dtypes.FLOATING,
-                 shape=_multinomial_shape)
+                 shape=_multinomial_shape, dtype=from_attr("output_dtype"), stateful=True)
 
 
 def check_logits(op_name, logits, num_samples, dtype):
@@ -460,16 +465,18 @@ def _stateless_truncated_forward(seed, shape, dtype):
     return truncated_standard_normal(rng, shape).astype(dtype.as_numpy_dtype)
 
 
+# Not stateful: the same seed always gives the same numbers, so a graph may fold or merge them.
 StatelessRandomUniformV2 = Op("StatelessRandomUniformV2", _stateless_uniform_forward,
-                              typed=(), shape=output_shape)
+                              typed=(), shape=output_shape, dtype=from_attr("dtype"))
 StatelessRandomUniformIntV2 = Op("StatelessRandomUniformIntV2", _stateless_uniform_int_forward,
-                                 typed=(1, 2), shape=output_shape)
+                                 typed=(1, 2), shape=output_shape, dtype=from_attr("dtype"))
 StatelessRandomUniformFullIntV2 = Op("StatelessRandomUniformFullIntV2",
-                                     _stateless_full_int_forward, typed=(), shape=output_shape)
+                                     _stateless_full_int_forward, typed=(), shape=output_shape,
+                                     dtype=from_attr("dtype"))
 StatelessRandomNormalV2 = Op("StatelessRandomNormalV2", _stateless_normal_forward, typed=(),
-                             shape=output_shape)
+                             shape=output_shape, dtype=from_attr("dtype"))
 StatelessTruncatedNormalV2 = Op("StatelessTruncatedNormalV2", _stateless_truncated_forward,
-                                typed=(), shape=output_shape)
+                                typed=(), shape=output_shape, dtype=from_attr("dtype"))
 
 
 def _stateless_uniform_checks(minval, maxval, dtype):

@@ -22,6 +22,7 @@ from ..framework.op import Op, apply, type_name
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from .dtype_rules import real_part
 
 
 def reduced_shape(shape, axis, keepdims):
@@ -375,7 +376,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 # --- variance, standard deviation, count_nonzero: compositions, as in TF ---------------------
 # TF's `Real` op (tf.math.real), which the variance of a complex tensor needs; minitf
 # has no public tf.math.real, so it is declared here for that one use.
-Real = Op("Real", np.real, dtypes=dtypes.COMPLEX, shape=lambda shape: shape)
+Real = Op("Real", np.real, dtypes=dtypes.COMPLEX, shape=lambda shape: shape, dtype=real_part)
 
 
 @Real.def_grad

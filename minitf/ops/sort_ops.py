@@ -27,6 +27,7 @@ from ..framework.op import Op, apply, type_name
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from .dtype_rules import from_attr, values_and_indices
 from .shape_rules import dims_text, normalize_axis
 
 
@@ -125,9 +126,9 @@ def _arg_shape(name):
 
 
 ArgMax = Op("ArgMax", _arg_forward(np.argmax, -np.inf), dtypes=dtypes.REAL | {dtypes.bool},
-            shape=_arg_shape("ArgMax"))  # indices: no gradient, like TF
+            shape=_arg_shape("ArgMax"), dtype=from_attr("output_type"))  # no gradient, like TF
 ArgMin = Op("ArgMin", _arg_forward(np.argmin, np.inf), dtypes=dtypes.REAL | {dtypes.bool},
-            shape=_arg_shape("ArgMin"))
+            shape=_arg_shape("ArgMin"), dtype=from_attr("output_type"))
 
 
 def _arg_reduce(op, input, axis, output_type):
@@ -185,7 +186,8 @@ def _sort_forward(x, axis, descending):
 
 
 Sort = Op("Sort", _sort_forward, dtypes=dtypes.REAL, num_outputs=2,
-          shape=lambda shape, axis, descending: (shape, shape))
+          shape=lambda shape, axis, descending: (shape, shape),
+          dtype=lambda x, axis, descending: (x, dtypes.int32))  # sorted values, int32 order
 
 
 @Sort.def_grad
@@ -271,7 +273,8 @@ def _top_k_shape(shape, k, sorted, index_type):  # noqa: A002
     return out, out
 
 
-TopKV2 = Op("TopKV2", _top_k_forward, dtypes=dtypes.REAL, num_outputs=2, shape=_top_k_shape)
+TopKV2 = Op("TopKV2", _top_k_forward, dtypes=dtypes.REAL, num_outputs=2, shape=_top_k_shape,
+            dtype=values_and_indices("index_type"))
 
 
 @TopKV2.def_grad
@@ -331,7 +334,8 @@ def _unique_shape(shape, out_idx):
 
 
 Unique = Op("Unique", _unique_forward, dtypes=dtypes.REAL | {dtypes.bool, dtypes.string},
-            num_outputs=2, shape=_unique_shape)  # no gradient, like TF
+            num_outputs=2, shape=_unique_shape,
+            dtype=values_and_indices("out_idx"))  # no gradient, like TF
 
 
 @tf_export("unique")

@@ -26,8 +26,8 @@ FLOATS = dtypes.FLOATING  # TF's kernels: bfloat16, half, float, double
 INEXACT = dtypes.INEXACT  # ... and complex64, complex128
 
 
-def _unary(op_name, forward, allowed):
-    return Op(op_name, forward, dtypes=allowed, shape=same_shape)
+def _unary(op_name, forward, allowed, dtype=None):
+    return Op(op_name, forward, dtypes=allowed, shape=same_shape, dtype=dtype)
 
 
 def _x(op):
@@ -521,9 +521,9 @@ def ceil(x, name=None):
 
 
 # --- tests for special values (bool results, no gradient) -------------------------------------
-IsNan = _unary("IsNan", np.isnan, FLOATS)
-IsInf = _unary("IsInf", np.isinf, FLOATS)
-IsFinite = _unary("IsFinite", np.isfinite, FLOATS)
+IsNan = _unary("IsNan", np.isnan, FLOATS, dtype=dtypes.bool)
+IsInf = _unary("IsInf", np.isinf, FLOATS, dtype=dtypes.bool)
+IsFinite = _unary("IsFinite", np.isfinite, FLOATS, dtype=dtypes.bool)
 
 
 @tf_export("math.is_nan")
