@@ -314,3 +314,15 @@ def test_graph_mode_gives_eager_numbers_for_an_mlp_step():
         np.testing.assert_allclose(float(step(eager)), float(graph_step()), rtol=1e-6)
     for a, b in zip(eager, graph):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_fast_calls_key_python_scalars_by_value():
+    @tf.function
+    def scale(x, k):
+        return x * k
+
+    assert float(scale(tf.constant(2.0), 3.0)) == 6.0
+    assert float(scale(tf.constant(2.0), 3.0)) == 6.0
+    assert float(scale(tf.constant(2.0), 4.0)) == 8.0   # another value: another trace
+    assert float(scale(tf.constant(2.0), 4)) == 8.0     # another type: another trace
+    assert scale.experimental_get_tracing_count() == 3

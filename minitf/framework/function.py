@@ -137,7 +137,7 @@ class Function:
                 concrete = self._fast.get(key)
                 if concrete is None:
                     concrete = self._fast[key] = self._concrete_for(args, kwargs)[0]
-                return concrete._call_flat(args)
+                return concrete._call_flat([a for a in args if type(a) is EagerTensor])
         concrete, tensors = self._concrete_for(args, kwargs)
         return concrete._call_flat(tensors)
 
@@ -311,12 +311,17 @@ def _plain_arity(function):
 
 
 def _fast_key(args):
-    """Shapes and dtypes of positional eager tensors (None if any argument is something else)."""
+    """Shapes and dtypes of positional eager tensors, values of Python scalars (as the
+    full key does); None if any argument is something else."""
     key = []
     for a in args:
-        if type(a) is not EagerTensor:
+        kind = type(a)
+        if kind is EagerTensor:
+            key.append((a._value.shape, a._dtype))
+        elif kind in (int, float, bool):
+            key.append((kind, a))
+        else:
             return None
-        key.append((a._value.shape, a._dtype))
     return tuple(key)
 
 
