@@ -217,10 +217,23 @@ def max_pool_grad(x, dy, argmax, include_batch_in_index=True):
                  {"include_batch_in_index": include_batch_in_index})
 
 
+def _positions_op(pool):
+    """The winning positions of `pool` alone: what its gradient needs when nothing was
+    saved (inside tf.function the forward runs later, in the executor)."""
+    return Op(pool.name + "Positions", lambda x, **attrs: pool.forward(x, **attrs)[1],
+              typed=(), shape=pool.shape, dtype=dtypes.int64)
+
+
+_POSITIONS = {MaxPool.name: _positions_op(MaxPool), MaxPool3D.name: _positions_op(MaxPool3D)}
+
+
 def _max_pool_grad(op, dy):
     """In TF MaxPool's gradient is MaxPoolGrad, which recomputes the argmax; minitf
-    reuses the positions its forward saved."""
-    positions = convert_to_tensor(op.saved)
+    reuses the positions its eager forward saved, and recomputes them in graphs."""
+    if op.saved is not None:
+        positions = convert_to_tensor(op.saved)
+    else:
+        positions = apply(_POSITIONS[op.type], [op.inputs[0]], op.attrs)
     return max_pool_grad(op.inputs[0], dy, positions)
 
 

@@ -377,3 +377,21 @@ ERRORS = [
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_max_pool_gradient_inside_tf_function_recomputes_positions():
+    x = tf.constant(np.random.default_rng(3).random((2, 4, 4, 3)).astype(np.float32))
+    volume = tf.constant(np.random.default_rng(4).random((1, 4, 4, 4, 2)).astype(np.float32))
+
+    def grad_of(pool, value):
+        with tf.GradientTape() as tape:
+            tape.watch(value)
+            y = tf.reduce_sum(pool(value) ** 2)
+        return tape.gradient(y, value)
+
+    for pool, value in [(lambda v: tf.nn.max_pool2d(v, 2, 2, "VALID"), x),
+                        (lambda v: tf.nn.max_pool3d(v, 2, 2, "SAME"), volume)]:
+        eager = grad_of(pool, value)
+        graph = tf.function(lambda v, pool=pool: grad_of(pool, v), autograph=False)(value)
+        np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-6)
+        assert np.count_nonzero(eager.numpy()) > 0
