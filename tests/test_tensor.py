@@ -504,3 +504,12 @@ def test_framework_docstring_examples_run():
     for module in (tensor, tensor_shape, dtypes, errors):
         result = doctest.testmod(module, extraglobs={"tf": tf, "np": np})
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_tensor_shape_is_subtype_of_matches_tf():
+    S = tf.TensorShape
+    assert S([2, 3]).is_subtype_of(S([None, 3]))
+    assert not S([None, 3]).is_subtype_of(S([2, 3]))
+    assert S([2]).is_subtype_of(S(None))
+    assert not S(None).is_subtype_of(S([2]))
+    assert not S([2]).is_subtype_of(S([2, 1]))

@@ -357,15 +357,6 @@ def _truthy(value):
         return True
 
 
-def _is_subshape(left, right):
-    """True if `left` is at least as specific as `right`."""
-    if right.rank is None:
-        return True
-    if left.rank != right.rank:
-        return False
-    return all(r is None or l == r for l, r in zip(left.as_list(), right.as_list()))
-
-
 def verify_tf_loop_vars(init_vars, entry_vars, exit_vars, symbol_names, invariants):
     """After one traced iteration each loop variable keeps its structure, dtype and shape."""
     for name, init, entry, exit_, invariant in zip(symbol_names, init_vars, entry_vars,
@@ -389,17 +380,17 @@ def _verify_single_loop_var(name, init, entry, exit_, invariant):
         raise TypeError(f"'{name}' has dtype {entry.dtype.name} before the loop, but dtype "
                         f"{exit_.dtype.name} after one iteration")
     if invariant is None:
-        if not _is_subshape(exit_.shape, entry.shape):
+        if not exit_.shape.is_subtype_of(entry.shape):
             raise ValueError(
                 f"'{name}' has shape {entry.shape} before the loop, but shape {exit_.shape} "
                 "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
                 "shape invariants.")
         return
     invariant = _tf().TensorShape(invariant)
-    if not _is_subshape(init.shape, invariant):
+    if not init.shape.is_subtype_of(invariant):
         raise ValueError(f"'{name}' has shape {init.shape} before the loop, which does not "
                          f"conform with the shape invariant {invariant}.")
-    if not _is_subshape(exit_.shape, invariant):
+    if not exit_.shape.is_subtype_of(invariant):
         raise ValueError(f"'{name}' has shape {exit_.shape} after one iteration, which does "
                          f"not conform with the shape invariant {invariant}.")
 

@@ -384,26 +384,29 @@ def replay(graph, inputs):
     graph's ops into the graph being built (gradients of control flow use this).
     `inputs` are for `graph.inputs`, captures included, in order.
     """
+    values = dict(zip(map(id, graph.inputs), inputs))
+    for node in graph.nodes:
+        if node.op is not Placeholder:
+            outputs = replay_node(node, [values[id(t)] for t in node.inputs])
+            values.update(zip(map(id, node.outputs), outputs))
+    return [values[id(t)] for t in graph.outputs]
+
+
+def replay_node(node, inputs, attrs=None):
+    """One step of `replay`: the node's outputs from real op calls on `inputs`."""
     from .op import apply
     from .tensor import EagerTensor
 
-    values = dict(zip(map(id, graph.inputs), inputs))
-    for node in graph.nodes:
-        if node.op is Placeholder:
-            continue
-        if node.op is Const:
-            out = (EagerTensor(node.attrs["value"]),)
-        elif node.op is ReadVariable:
-            out = (node.attrs["variable"]._read(),)
-        elif node.op is AssignVariable:
-            variable = node.attrs["variable"]
-            getattr(variable, node.attrs["method"])(values[id(node.inputs[0])])
-            out = (variable._read(),)
-        else:
-            out = apply(node.op, [values[id(t)] for t in node.inputs], node.attrs)
-            out = out if isinstance(out, tuple) else (out,)
-        values.update(zip(map(id, node.outputs), out))
-    return [values[id(t)] for t in graph.outputs]
+    if node.op is Const:
+        return (EagerTensor(node.attrs["value"]),)
+    if node.op is ReadVariable:
+        return (node.attrs["variable"]._read(),)
+    if node.op is AssignVariable:
+        variable = node.attrs["variable"]
+        getattr(variable, node.attrs["method"])(inputs[0])
+        return (variable._read(),)
+    out = apply(node.op, inputs, node.attrs if attrs is None else attrs)
+    return out if isinstance(out, tuple) else (out,)
 
 
 def is_symbolic(x):

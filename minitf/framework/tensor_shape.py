@@ -76,6 +76,20 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def is_subtype_of(self, other):
+        """True if this shape is at least as specific as `other` (TF's name for the rule
+        loop shape invariants use): same rank, and equal wherever `other` is known.
+
+        >>> tf.TensorShape([2, 3]).is_subtype_of(tf.TensorShape([None, 3]))
+        True
+        """
+        other = as_shape(other)
+        if other.rank is None:
+            return True
+        if self.rank != other.rank:
+            return False
+        return all(b is None or a == b for a, b in zip(self._dims, other._dims))
+
     def merge_with(self, other):
         other = as_shape(other)
         if self._dims is None:

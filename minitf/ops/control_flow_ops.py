@@ -49,10 +49,10 @@ import numpy as np
 from ..framework import context, errors, nest
 from ..framework.dtypes import INEXACT
 from ..framework.executor import compile_graph, run
-from ..framework.graph import AssignVariable, Const, Graph, Placeholder, ReadVariable
-from ..framework.op import Op, apply
+from ..framework.graph import AssignVariable, Graph, Placeholder, replay_node
+from ..framework.op import Op
 from ..framework.tape import GradientTape
-from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 
 
 @contextlib.contextmanager
@@ -250,19 +250,14 @@ def replay_for_gradient(graph, inputs):
     for node in graph.nodes:
         if node.op is Placeholder:
             continue
-        if node.op is Const:
-            out = (EagerTensor(node.attrs["value"]),)
-        elif node.op is ReadVariable:
-            out = (node.attrs["variable"]._read(),)
-        elif node.op is AssignVariable or node.op.stateful and node.op.grad is None and \
+        if node.op is AssignVariable or node.op.stateful and node.op.grad is None and \
                 not any(id(t) in used for t in node.outputs):
             out = tuple(values.get(id(t)) for t in node.inputs[:len(node.outputs)])
         else:
             attrs = node.attrs
             if "_accumulate" in attrs and context.graph_stack:  # a nested while_loop,
                 attrs = dict(attrs, _accumulate=True)  # now differentiated: keep its states
-            out = apply(node.op, [values[id(t)] for t in node.inputs], attrs)
-            out = out if isinstance(out, tuple) else (out,)
+            out = replay_node(node, [values[id(t)] for t in node.inputs], attrs)
         values.update(zip(map(id, node.outputs), out))
     return [values[id(t)] for t in graph.outputs]
 

@@ -341,15 +341,6 @@ def _invariants(template, shape_invariants):
     return shapes
 
 
-def _shape_fits(shape, invariant):
-    """TF's _ShapeLessThanOrEqual: `shape` is at least as specific as `invariant`."""
-    if invariant.rank is None:
-        return True
-    if shape.rank != invariant.rank:
-        return False
-    return all(b is None or a == b for a, b in zip(shape, invariant))
-
-
 def _check_body(flat, outputs, invariants):
     """Loop variables keep their dtype, and their shape within the invariant."""
     if len(outputs) != len(flat):
@@ -361,7 +352,7 @@ def _check_body(flat, outputs, invariants):
             raise TypeError(
                 f"Loop var {start.name} enters the loop with type {start.dtype} but has type "
                 f"{out.dtype} after 1 iteration. {start.name} type should remain constant.")
-        if not _shape_fits(out.shape, invariant):
+        if not out.shape.is_subtype_of(invariant):
             raise ValueError(
                 f"Input tensor `{start.name}` enters the loop with shape {invariant}, but has "
                 f"shape {out.shape} after one iteration. To allow the shape to vary across "
