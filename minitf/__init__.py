@@ -17,6 +17,10 @@ from . import ops  # noqa: F401 - imports every op family, registering its names
 from .framework import function as _function  # noqa: F401 - registers tf.function, tf.config
 from . import autograph  # noqa: F401 - tf.autograph; sets tf.function's AutoGraph converter
 from . import grappler  # noqa: F401 - tf.grappler, tf.config.optimizer; sets Function.optimizer
+from . import module  # noqa: F401 - tf.Module
+from . import data  # noqa: F401 - tf.data
+from . import feature_column  # noqa: F401 - tf.feature_column
+from . import keras  # noqa: F401 - tf.keras
 from .framework import errors as _errors, nest as _nest
 from .framework.context import executing_eagerly
 from .framework.custom_gradient import custom_gradient

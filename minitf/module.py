@@ -1,0 +1,1 @@
+"""`tf.Module`: a container that tracks the variables it holds (being written)."""
