@@ -66,6 +66,37 @@ def test_input_signature_violation_is_a_type_error(value):
         f(value)
 
 
+def test_input_signature_errors_name_the_function_the_argument_and_the_problem():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def scale(x):
+        return x * 2.0
+
+    # verified against TF 2.21: the class and the text before the teaching sentence
+    with pytest.raises(TypeError, match=r"(?s)failed due to `Can not cast TensorSpec\(shape=\(2, 3, "
+                                        r"1\), dtype=tf.float32.*signature: \(x: TensorSpec") as info:
+        scale(tf.ones([2, 3, 1]))  # wrong rank
+    assert "input_signature of scale() fixes the dtype and rank of 'x'" in str(info.value)
+    with pytest.raises(TypeError, match=r"Can not cast TensorSpec\(shape=\(2, 3\), dtype=tf.int32"):
+        scale(tf.ones([2, 3], tf.int32))  # wrong dtype
+    with pytest.raises(TypeError, match="failed due to `too many positional arguments`") as info:
+        scale(tf.ones([2, 3]), tf.ones([2, 3]))
+    assert "scale() takes 1 argument(s)" in str(info.value)
+    with pytest.raises(TypeError, match="failed due to `missing a required argument: 'x'`"):
+        scale()
+
+
+def test_concrete_function_called_with_a_wrong_dtype_or_shape():
+    concrete = tf.function(lambda x: x * 2.0).get_concrete_function(
+        tf.TensorSpec([None, 3], tf.float32))
+    # verified against TF 2.21 (TF's function name carries a number: __inference_f_45)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute __inference_<lambda> as input #0\(zero-based\) "
+                             "was expected to be a float tensor but is a int32 tensor"):
+        concrete(tf.ones([2, 3], tf.int32))
+    with pytest.raises(TypeError, match="does not match the traced input x:0"):
+        concrete(tf.ones([2, 4]))  # TF would run it anyway; minitf refuses a wrong shape
+
+
 def test_concrete_function_and_its_graph():
     @tf.function
     def f(x, y=2):

@@ -252,6 +252,27 @@ def test_function_runs_the_optimized_graph_and_keeps_the_traced_graph():
                                                "_FusedElementwise"]
 
 
+def test_changed_options_take_effect_on_the_next_call_both_ways():
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0 + 1.0) * 1.0
+
+    x = tf.constant([-1.0, 0.0, 1.0])
+    concrete = f.get_concrete_function(x)
+    f(x)
+    assert "_FusedElementwise" in _op_names(concrete._plan.graph)      # optimized
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    np.testing.assert_array_equal(f(x).numpy(), [0.0, 1.0, 3.0])
+    assert concrete._plan.graph is concrete.graph                      # now the traced graph
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": False,
+                                                  "elementwise_fusion": False})
+    np.testing.assert_array_equal(f(x).numpy(), [0.0, 1.0, 3.0])
+    names = _op_names(concrete._plan.graph)
+    assert "_FusedElementwise" not in names and "Mul" in names and len(names) < len(
+        concrete.graph.nodes)                                          # optimized, no fusion
+    assert f.experimental_get_tracing_count() == 1                     # re-planned, not retraced
+
+
 def test_optimizer_hook_is_installed():
     assert Function.optimizer is not None
     graph = tf.function(lambda x: x + 0.0).get_concrete_function(

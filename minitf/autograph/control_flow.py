@@ -423,6 +423,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts=N
         if predicate(iter_):
             return overload(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if is_tensor(iter_) and _tracing():
+        if _range_node(iter_) is not None:
+            return _tf_range_for_stmt(iter_, extra_test, body, get_state, set_state,
+                                      symbol_names, opts)
         return _tf_tensor_for_stmt(iter_, extra_test, body, get_state, set_state,
                                    symbol_names, opts)
     return _py_for_stmt(iter_, extra_test, body)
@@ -482,3 +485,52 @@ def _tf_tensor_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_na
         opts["maximum_iterations"] = n  # a known trip count (gradients can use it)
     return _tf_while_stmt(loop_test, loop_body, loop_get_state, loop_set_state,
                           ("<internal iterate>",) + tuple(symbol_names), opts)
+
+
+def _range_node(iter_):
+    """The Range node that made `iter_`, if it is a `tf.range` with a bound known only
+    when the graph runs (a known range is a constant and loops like any tensor)."""
+    node = getattr(iter_, "node", None)
+    return node if node is not None and node.op.name == "Range" else None
+
+
+def _tf_range_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for i in tf.range(start, limit, delta)`: a `tf.while_loop` whose hidden loop
+    variable is `i` itself - the range is never materialized (TF's `_tf_range_for_stmt`)."""
+    tf = _tf()
+    start, limit, delta = _range_node(iter_).inputs
+    iterate = start
+
+    def loop_get_state():
+        return (iterate,) + tuple(get_state())
+
+    def loop_set_state(values):
+        nonlocal iterate
+        iterate = values[0]
+        set_state(tuple(values[1:]))
+
+    def loop_body():
+        nonlocal iterate
+        body(iterate)
+        iterate = iterate + delta
+
+    def loop_test():
+        known = _constant(delta)
+        if known is not None:  # the usual case: the direction is known while tracing
+            more = iterate < limit if known > 0 else iterate > limit
+        else:
+            more = tf.logical_or(tf.logical_and(delta >= 0, iterate < limit),
+                                 tf.logical_and(delta < 0, iterate > limit))
+        if extra_test is None:
+            return more
+        return tf.logical_and(more, extra_test())
+
+    return _tf_while_stmt(loop_test, loop_body, loop_get_state, loop_set_state,
+                          ("<internal iterate>",) + tuple(symbol_names), opts)
+
+
+def _constant(tensor):
+    from ..ops.shape_ops import constant_value
+
+    value = constant_value(tensor)
+    return None if value is None else value.item()

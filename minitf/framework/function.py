@@ -26,7 +26,7 @@ import weakref
 
 import numpy as np
 
-from . import context, dtypes, nest
+from . import context, dtypes, errors, nest
 from .executor import compile_graph, run
 from .graph import Graph, SymbolicTensor, replay
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -84,6 +84,7 @@ class Function:
 
     converter = None  # set by minitf/autograph: converts Python control flow (AutoGraph)
     optimizer = None  # set by minitf/grappler: rewrites a traced graph before it runs
+    optimizer_version = 0  # grappler bumps it when its options change: graphs re-optimize
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  jit_compile=None, reduce_retracing=False, experimental_implements=None,
@@ -183,10 +184,15 @@ class Function:
 
     def _bind_signature(self, args, kwargs):
         values = list(args) + list(kwargs.values())
+        names = _parameter_names(self._python_function, len(self._input_signature))
         if len(values) != len(self._input_signature):
-            raise TypeError(f"{self._name}() takes {len(self._input_signature)} argument(s) "
-                            f"as its input_signature says, but {len(values)} were given.")
-        names = _parameter_names(self._python_function, len(values))
+            problem = "too many positional arguments" if len(values) > len(
+                self._input_signature) else f"missing a required argument: '{names[len(values)]}'"
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{problem}`. Received args: "
+                f"{tuple(args)!r} and kwargs: {kwargs!r} for signature: "
+                f"({_signature_text(names, self._input_signature)}). {self._name}() takes "
+                f"{len(self._input_signature)} argument(s), as its input_signature says.")
         bound = []
         for name, value, spec in zip(names, values, self._input_signature):
             tensor = value if isinstance(value, TensorSpec) else convert_to_tensor(
@@ -196,8 +202,9 @@ class Function:
                 raise TypeError(
                     f"Binding inputs to tf.function failed due to `Can not cast {given!r} to "
                     f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
-                    f"signature: ({name}: {spec!r}). The input_signature fixes the dtype and "
-                    "the known dimensions; None dimensions accept any size.")
+                    f"signature: ({_signature_text(names, self._input_signature)}). The "
+                    f"input_signature of {self._name}() fixes the dtype and rank of '{name}' "
+                    "and its known dimensions; None dimensions accept any size.")
             bound.append(tensor)
         return tuple(bound), {}
 
@@ -238,6 +245,7 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self.structured_input_signature = structured_input_signature
         self._plan = None
+        self._plan_version = None  # Function.optimizer_version the plan was optimized with
 
     @property
     def inputs(self):
@@ -256,8 +264,17 @@ class ConcreteFunction:
         if len(tensors) != len(self.graph.inputs):
             raise TypeError(f"{self.name} expected {len(self.graph.inputs)} tensor argument(s), "
                             f"got {len(tensors)}.")
-        for t, spec in zip(tensors, self.graph.inputs):
-            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+        for i, (t, spec) in enumerate(zip(tensors, self.graph.inputs)):
+            if t.dtype is not spec.dtype:
+                raise errors.op_error(
+                    errors.InvalidArgumentError, f"__inference_{self.name}",
+                    f"cannot compute __inference_{self.name} as input #{i}(zero-based) was "
+                    f"expected to be a {dtypes.tf_type_name(spec.dtype)} tensor but is a "
+                    f"{dtypes.tf_type_name(t.dtype)} tensor",
+                    f"This concrete function was traced for {spec.node.name}: "
+                    f"{spec.dtype.name}; tf.cast the argument, or call the tf.function "
+                    "itself, which traces again for new dtypes.")
+            if not spec.shape.is_compatible_with(t.shape):
                 raise TypeError(f"{self.name}: argument {t!r} does not match the traced input "
                                 f"{spec.name} ({spec.dtype.name}, shape {spec.shape}).")
         return self._call_flat(tensors)
@@ -266,15 +283,22 @@ class ConcreteFunction:
         if context.tape_stack:
             results = self._call_taped(tensors)
         else:
-            if self._plan is None:
-                graph = self.graph if Function.optimizer is None else Function.optimizer(self.graph)
-                self._plan = compile_graph(graph)
+            if self._plan_version != Function.optimizer_version:
+                self._compile()
             results = [EagerTensor(a) for a in run(self._plan, [t._value for t in tensors])]
         outputs = self.graph.outputs
         if len(outputs) == 1 and self.structured_outputs is outputs[0]:
             return results[0]  # a single tensor out: no structure to rebuild
         by_id = dict(zip(map(id, self.graph.outputs), results))
         return nest.map_structure(lambda o: by_id.get(id(o), o), self.structured_outputs)
+
+    def _compile(self):
+        """Optimize the graph with the current grappler options and plan it (again when
+        `tf.config.optimizer.set_experimental_options` changed them since)."""
+        version = Function.optimizer_version
+        graph = self.graph if Function.optimizer is None else Function.optimizer(self.graph)
+        self._plan = compile_graph(graph)
+        self._plan_version = version
 
     def _call_taped(self, tensors):
         """Replay the graph op by op through `apply`, so active GradientTapes record it."""
@@ -352,6 +376,10 @@ def _hashable(x):
         return True
     except TypeError:
         return False
+
+
+def _signature_text(names, specs):
+    return ", ".join(f"{n}: {spec!r}" for n, spec in zip(names, specs))
 
 
 def _parameter_names(function, count):

@@ -351,29 +351,66 @@ def pretty(graph):
     return text
 
 
-def to_dot(graph):
-    def quote(s):
-        return '"' + str(s).replace('"', '\\"') + '"'
+def _quote(s):
+    return '"' + str(s).replace('"', '\\"') + '"'
 
-    lines = [f"digraph {quote(graph.name)} {{", "  rankdir=TB;",
+
+def to_dot(graph):
+    """Graphviz DOT text; the sub-graphs of control-flow nodes (cond branches, a loop's
+    cond and body) are drawn inside as dashed clusters, tied to their node."""
+    lines = [f"digraph {_quote(graph.name)} {{", "  rankdir=TB;", "  compound=true;",
              '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];']
-    for node in graph.nodes:
-        if node.op is Placeholder:
-            lines.append(f"  {quote(node.name)} [label={quote(node.name)}, shape=ellipse, "
-                         'fillcolor="#fff4d6"];')
-        elif node.op is Const:
-            lines.append(f"  {quote(node.name)} [label={quote('Const ' + _type_text(node.outputs[0]))}, "
-                         'shape=note, fillcolor="#f2f2f2"];')
-        else:
-            lines.append(f"  {quote(node.name)} [label={quote(node.op.name + _attr_text(node))}];")
-        for t in node.inputs:
-            lines.append(f"  {quote(t.node.name)} -> {quote(node.name)} "
-                         f"[label={quote(_type_text(t))}, fontsize=9];")
-    for i, t in enumerate(graph.outputs):
-        lines.append(f'  "output {i}" [shape=ellipse, fillcolor="#dff5e1"];')
-        lines.append(f'  {quote(t.node.name)} -> "output {i}";')
+    lines += _dot_body(graph, "", "  ")
     lines.append("}")
     return "\n".join(lines)
+
+
+def _dot_body(graph, prefix, indent):
+    """The nodes and edges of `graph`, node ids prefixed (unique inside clusters)."""
+    def key(node):
+        return _quote(prefix + node.name)
+
+    lines = []
+    for node in graph.nodes:
+        if node.op is Placeholder:
+            lines.append(f"{indent}{key(node)} [label={_quote(node.name)}, shape=ellipse, "
+                         'fillcolor="#fff4d6"];')
+        elif node.op is Const:
+            lines.append(f"{indent}{key(node)} [label="
+                         f"{_quote('Const ' + _type_text(node.outputs[0]))}, "
+                         'shape=note, fillcolor="#f2f2f2"];')
+        else:
+            lines.append(f"{indent}{key(node)} [label={_quote(node.op.name + _attr_text(node))}];")
+        for t in node.inputs:
+            lines.append(f"{indent}{key(t.node)} -> {key(node)} "
+                         f"[label={_quote(_type_text(t))}, fontsize=9];")
+    for i, t in enumerate(graph.outputs):
+        out = _quote(f"{prefix}output {i}")
+        lines.append(f'{indent}{out} [label="output {i}", shape=ellipse, fillcolor="#dff5e1"];')
+        lines.append(f"{indent}{key(t.node)} -> {out};")
+    for node in graph.nodes:
+        for attr, value in node.attrs.items():
+            for sub in (value if isinstance(value, (list, tuple)) else (value,)):
+                if isinstance(sub, Graph):
+                    lines += _dot_cluster(node, attr, sub, prefix, indent)
+    return lines
+
+
+def _dot_cluster(node, attr, sub, prefix, indent):
+    """One sub-graph as `subgraph cluster_...`, with a dashed edge from its node."""
+    inner = f"{prefix}{node.name}/{sub.name}/"
+    cluster = _quote(f"cluster_{inner}")
+    lines = [f"{indent}subgraph {cluster} {{",
+             f"{indent}  label={_quote(f'{attr}: {sub.name}')}; style=\"rounded,dashed\"; "
+             'color="#7a8ca8"; fontname="Helvetica";']
+    body = _dot_body(sub, inner, indent + "  ")
+    if not sub.nodes and not sub.outputs:
+        body = [f'{indent}  {_quote(inner + "empty")} [label="(empty)", shape=plaintext];']
+    lines += body + [f"{indent}}}"]
+    anchor = inner + (sub.nodes[0].name if sub.nodes else "output 0" if sub.outputs else "empty")
+    lines.append(f"{indent}{_quote(prefix + node.name)} -> {_quote(anchor)} [lhead={cluster}, "
+                 f"style=dashed, arrowhead=odot, label={_quote(attr)}, fontsize=9];")
+    return lines
 
 
 def replay(graph, inputs):

@@ -162,7 +162,7 @@ def _involution(rewriter, node, inputs):
 
 def _transpose(rewriter, node, inputs):
     inner = inputs[0].node
-    if inner.op is not Transpose:
+    if inner.op is not Transpose or node.op is not Transpose:
         return None
     outer_perm, inner_perm = node.attrs["perm"], inner.attrs["perm"]
     perm = tuple(inner_perm[p] for p in outer_perm)
@@ -178,7 +178,7 @@ def _reshape(rewriter, node, inputs):
     x, out = inputs[0], node.outputs[0]
     if x.shape.is_fully_defined() and out.shape.is_fully_defined() and x.shape == out.shape:
         return x
-    if x.node.op is Reshape:
+    if x.node.op is Reshape and node.op is Reshape:  # not the run-time-shape twin
         return rewriter.add(Reshape, [x.node.inputs[0]], dict(node.attrs),
                             [(out.shape, out.dtype)], node.name, node.source).outputs[0]
     return None

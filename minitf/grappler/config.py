@@ -25,9 +25,10 @@ RewriterConfig that `set_experimental_options` does not pass on in TF) and
 The other TF keys ("layout_optimizer", "loop_optimization", ...) are accepted
 and returned, and change nothing. Like TF, unknown keys are ignored.
 
-Options apply to graphs optimized after the change: a concrete function is
-optimized once, before its first run.
+Options apply from the next call on: a concrete function is optimized before
+its first run, and again after the options change.
 """
+from ..framework.function import Function
 from ..framework.tf_export import tf_export
 
 # (key, kind) in the order TF's get_experimental_options reports them.
@@ -51,9 +52,11 @@ _options = {}  # what was set, as TF's context keeps it
 def set_experimental_options(options):
     """Set graph optimizer options: a dict of TF's keys (see this module's doc).
 
-    Note that optimizations only apply in graph mode (inside tf.function).
+    Note that optimizations only apply in graph mode (inside tf.function). A
+    concrete function that already ran is optimized again on its next call.
     """
     _options.update(options)
+    Function.optimizer_version += 1  # every concrete function re-plans on its next call
 
 
 @tf_export("config.optimizer.get_experimental_options")

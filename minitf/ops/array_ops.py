@@ -10,6 +10,8 @@ Gradients of these ops only move numbers around, so each gradient is the
 the concatenation apart, sum the tiles. (split, pad, reverse live in
 manipulation_ops.py; gather and scatter in gather_ops.py and scatter_ops.py.)
 """
+import builtins
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -17,6 +19,8 @@ from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from . import shape_ops
+from .shape_ops import rank, shape, size  # noqa: F401 - tf.shape & co. live in shape_ops.py
 from .reduction_ops import reduce_sum
 from .shape_rules import dims_text
 
@@ -109,7 +113,7 @@ Reshape = Op("Reshape", lambda x, shape: np.reshape(x, shape), typed=(), shape=_
 
 @Reshape.def_grad
 def _reshape_grad(op, dy):
-    return reshape(dy, op.inputs[0].shape.as_list())
+    return reshape(dy, shape_ops.shape_of(op.inputs[0]))  # a run-time shape if not all known
 
 
 @tf_export("reshape")
@@ -120,7 +124,12 @@ def reshape(tensor, shape, name=None):
     TensorShape([3, 2])
     """
     tensor = convert_to_tensor(tensor)
-    shape = tuple(_int_list("Reshape", "Tshape", shape))
+    if type(shape) in (list, tuple) and all(type(d) is int for d in shape):
+        shape = tuple(shape)  # the common case, kept fast
+    else:
+        shape, dynamic = shape_ops.shape_argument(shape, "Reshape")
+        if dynamic is not None:  # known only when the graph runs
+            return shape_ops.reshape_dynamic(tensor, dynamic)
     if shape and min(shape) < -1:  # NumPy would read any negative size as -1
         _reshape_shape(tensor.shape, shape)
     return apply(Reshape, [tensor], {"shape": shape})
@@ -148,8 +157,21 @@ def expand_dims(input, axis, name=None):
             f"Tried to expand dim index {axis} for tensor with {rank} dimensions.",
             f"The new axis goes in one of {rank + 1} places: {-rank - 1}..{rank}.")
     axis = axis % (rank + 1)
-    dims = input.shape.as_list()
+    dims = _dims_for_reshape(input)
     return reshape(input, dims[:axis] + [1] + dims[axis:])
+
+
+def _dims_for_reshape(x):
+    """x's dims for a reshape that keeps them: ints, -1 for a single unknown one, else
+    scalar tensors read from tf.shape(x) at run time."""
+    dims = x.shape.as_list()
+    unknown = [i for i, d in enumerate(dims) if d is None]
+    if len(unknown) == 1:
+        dims[unknown[0]] = -1
+    elif unknown:
+        dynamic = shape_ops.shape_of(x)
+        dims = [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+    return dims
 
 
 @tf_export("squeeze")
@@ -162,6 +184,10 @@ def squeeze(input, axis=None, name=None):
     input = convert_to_tensor(input)
     dims = input.shape.as_list()
     if axis is None:
+        if None in dims:
+            raise ValueError(f"Cannot squeeze all size-1 axes of a tensor of shape "
+                             f"{input.shape} inside tf.function: which axes have size 1 is "
+                             "only known when the graph runs. Pass `axis`.")
         return reshape(input, [d for d in dims if d != 1])
     axes = [int(a) for a in np.reshape(np.asarray(axis), [-1])]
     for a in axes:
@@ -172,12 +198,13 @@ def squeeze(input, axis=None, name=None):
                 f"A rank-{len(dims)} tensor has axes {-len(dims)}..{len(dims) - 1}.")
     axes = {a % len(dims) for a in axes}
     for a in sorted(axes):
-        if dims[a] != 1:
+        if dims[a] is not None and dims[a] != 1:
             raise errors.op_error(
                 errors.InvalidArgumentError, "Squeeze",
                 f"Can not squeeze dim[{a}], expected a dimension of 1, got {dims[a]}",
                 "squeeze only removes axes of size 1.")
-    return reshape(input, [d for i, d in enumerate(dims) if i not in axes])
+    kept = [d for i, d in enumerate(_dims_for_reshape(input)) if i not in axes]
+    return reshape(input, [d for d in kept])
 
 
 # --- transpose ----------------------------------------------------------------------
@@ -321,6 +348,10 @@ def unstack(value, num=None, axis=0, name="unstack"):
                               f"A rank-{rank} tensor has axes {-rank}..{rank - 1}.")
     axis %= rank
     num = value.shape[axis] if num is None else int(num)
+    if num is None:
+        raise ValueError(f"Cannot infer argument `num` from shape {value.shape}: axis {axis} "
+                         "is only known when the graph runs. Pass `num`, or use a "
+                         "tf.TensorArray's unstack.")
     if num == 0:
         return []
     return list(apply(Unpack, [value], {"num": num, "axis": axis}))
@@ -359,13 +390,20 @@ def _concat_grad(op, dy):
     from .slicing_ops import slice as slice_
 
     axis, grads, start = op.attrs["axis"], [], 0
+    known = all(x.shape.rank is not None and x.shape[axis] is not None for x in op.inputs)
     for x in op.inputs:  # each input gets back the block of dy it filled
-        begin = [0] * dy.shape.rank
-        begin[axis] = start
-        size = dy.shape.as_list()
-        size[axis] = x.shape[axis]
-        grads.append(slice_(dy, begin, size))
-        start += x.shape[axis]
+        if known and dy.shape.rank is not None:
+            begin = [0] * dy.shape.rank
+            begin[axis] = start
+            size = [-1] * dy.shape.rank
+            size[axis] = x.shape[axis]
+            grads.append(slice_(dy, begin, size))
+            start += x.shape[axis]
+        else:  # sizes known only when the graph runs: slice with tensor bounds
+            width = shape_ops.dim_of(x, axis)
+            key = [builtins.slice(None)] * axis + [builtins.slice(start, start + width)]
+            grads.append(dy[tuple(key)])
+            start = start + width
     return grads
 
 
@@ -417,12 +455,7 @@ Tile = Op("Tile", lambda x, multiples: np.tile(x, multiples), typed=(), shape=_t
 @Tile.def_grad
 def _tile_grad(op, dy):
     # Split each axis into (multiple, size) and sum over the multiples.
-    dims = op.inputs[0].shape.as_list()
-    split = []
-    for m, d in zip(op.attrs["multiples"], dims):
-        split += [m, d]
-    summed = reduce_sum(reshape(dy, split), axis=list(range(0, 2 * len(dims), 2)))
-    return reshape(summed, dims)
+    return shape_ops.tile_grad(op.inputs[0], op.attrs["multiples"], dy)
 
 
 @tf_export("tile")
@@ -435,6 +468,12 @@ def tile(input, multiples, name=None):
            [1, 2, 1, 2]], dtype=int32)>
     """
     input = convert_to_tensor(input)
+    if isinstance(multiples, Tensor) or isinstance(multiples, (list, tuple)) and any(
+            isinstance(m, Tensor) for m in multiples):
+        static, dynamic = shape_ops.shape_argument(multiples, "Tile")
+        if dynamic is not None:  # known only when the graph runs
+            return shape_ops.tile_dynamic(input, dynamic)
+        multiples = static
     multiples = tuple(_int_list("Tile", "Tmultiples", multiples))
     _tile_shape(input.shape, multiples)  # np.tile would quietly accept too few multiples
     return apply(Tile, [input], {"multiples": multiples})
@@ -470,7 +509,7 @@ BroadcastTo = Op("BroadcastTo", lambda x, shape: np.array(np.broadcast_to(x, sha
 def _broadcast_to_grad(op, dy):
     from .unbroadcast import unbroadcast
 
-    return unbroadcast(dy, op.inputs[0].shape)
+    return unbroadcast(dy, op.inputs[0])
 
 
 @tf_export("broadcast_to")
@@ -483,6 +522,12 @@ def broadcast_to(input, shape, name=None):
            [1, 2]], dtype=int32)>
     """
     input = convert_to_tensor(input)
+    if isinstance(shape, Tensor) or isinstance(shape, (list, tuple)) and any(
+            isinstance(d, Tensor) for d in shape):
+        static, dynamic = shape_ops.shape_argument(shape, "BroadcastTo")
+        if dynamic is not None:  # known only when the graph runs
+            return shape_ops.broadcast_to_dynamic(input, dynamic)
+        shape = static
     shape = tuple(_shape_list(shape))
     if tuple(input.shape.as_list()) == shape:
         return input
@@ -554,38 +599,3 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on, off = _one_hot_dtype(on_value, off_value, dtype)
     axis = -1 if axis is None else int(axis)
     return apply(OneHot, [indices, on, off], {"depth": int(depth), "axis": axis})
-
-
-# --- shape, rank, size ------------------------------------------------------------------
-@tf_export("shape")
-def shape(input, out_type=None, name=None):
-    """The dynamic shape as an int32 tensor (use `x.shape` for the static TensorShape).
-
-    >>> tf.shape(tf.zeros([2, 3]))
-    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
-    """
-    out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
-    input = convert_to_tensor(input)
-    return convert_to_tensor(np.array(input.shape.as_list(), dtype=out_type.as_numpy_dtype))
-
-
-@tf_export("rank")
-def rank(input, name=None):
-    """The number of axes, as an int32 scalar tensor.
-
-    >>> tf.rank(tf.zeros([2, 3]))
-    <tf.Tensor: shape=(), dtype=int32, numpy=2>
-    """
-    return convert_to_tensor(np.int32(convert_to_tensor(input).shape.rank))
-
-
-@tf_export("size")
-def size(input, out_type=None, name=None):
-    """The number of elements, as a scalar tensor (int32 unless `out_type` says otherwise).
-
-    >>> tf.size(tf.zeros([2, 3]))
-    <tf.Tensor: shape=(), dtype=int32, numpy=6>
-    """
-    out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
-    n = convert_to_tensor(input).shape.num_elements()
-    return convert_to_tensor(np.array(n, dtype=out_type.as_numpy_dtype))

@@ -106,7 +106,7 @@ Xdivy = _safe("Xdivy", lambda x, y: _zero_where(x == 0, x / y))
 
 def _reduce_to_inputs(op, gx, gy):
     x, y = op.inputs
-    return unbroadcast(gx, x.shape), unbroadcast(gy, y.shape)
+    return unbroadcast(gx, x), unbroadcast(gy, y)
 
 
 @DivNoNan.def_grad

@@ -53,7 +53,20 @@ def _switch_forward(selector, *inputs, _index_maps, **attrs):
         i = i if 0 <= i < len(graphs) else len(graphs) - 1
     else:  # If: a predicate
         i = 0 if cf.scalar_input(selector, "pred") else 1
-    return tuple(cf.run_graph(graphs[i], [inputs[j] for j in _index_maps[i]]))
+    branch_inputs = [inputs[j] for j in _index_maps[i]]
+    draws = attrs.get("_draws")
+    if not draws:
+        return tuple(cf.run_graph(graphs[i], branch_inputs))
+    # Random ops in the branches: their values are hidden extra outputs (the branch not
+    # taken gives empty placeholders), which the gradient replays instead of drawing again.
+    outputs = cf.run_graph(graphs[i], branch_inputs, draws=True)
+    n = len(graphs[i].outputs)
+    hidden = []
+    for b, specs in enumerate(draws):
+        hidden += outputs[n:] if b == i else [
+            np.zeros([d or 0 for d in shape.dims] if shape.rank is not None else [0],
+                     dtype.as_numpy_dtype) for shape, dtype in specs]
+    return tuple(outputs[:n]) + tuple(hidden)
 
 
 _RULES = dict(typed=(), num_outputs=None, shape=cf.from_attr("_output_shapes"),
@@ -76,7 +89,8 @@ def _switch_grad(op, *dys):
     wanted_vars = [k for k in range(len(variables)) if op.wanted[1 + n_caps + k]]
     if not wanted and not wanted_vars:
         return [None] * len(op.inputs)
-    seeds = [dy if cf.is_float(out) else None for dy, out in zip(dys, op.outputs)]
+    n_out = len(attrs["_Tout"]) - sum(len(d) for d in attrs.get("_draws", ()))
+    seeds = [dy if cf.is_float(out) else None for dy, out in zip(dys[:n_out], op.outputs)]
 
     def branch_gradient(b):
         def gradient():
@@ -84,7 +98,7 @@ def _switch_grad(op, *dys):
             here = [cf.local(inputs[j]) for j in index]
             mine = [p for p, j in enumerate(index) if j in wanted]
             grads = cf.graph_gradients(graph, here, seeds, [here[p] for p in mine],
-                                       [variables[k] for k in wanted_vars])
+                                       [variables[k] for k in wanted_vars], _draws_of(op, b))
             by_input = {index[p]: g for p, g in zip(mine, grads)}
             return ([by_input[j] if j in by_input else zeros_like(inputs[j]) for j in wanted]
                     + list(grads[len(mine):]))
@@ -99,6 +113,15 @@ def _switch_grad(op, *dys):
     for j, g in zip(wanted + [n_caps + k for k in wanted_vars], grads):
         result[1 + j] = g
     return result
+
+
+def _draws_of(op, b):
+    """Branch b's random values from the forward run: hidden outputs of the node."""
+    draws = op.attrs.get("_draws")
+    if not draws:
+        return None
+    start = len(op.attrs["_Tout"]) - sum(len(d) for d in draws) + sum(len(d) for d in draws[:b])
+    return [cf.local(t) for t in op.outputs[start:start + len(draws[b])]]
 
 
 for _op in (If, StatelessIf, Case, StatelessCase):
@@ -125,6 +148,11 @@ def _build(kind, selector, fns, labels, name):
              else {"branches": graphs})
     attrs.update(_index_maps=index_maps, _output_shapes=shapes,
                  _Tout=tuple(t.dtype for t in firsts), _variables=tuple(variables))
+    draws = [cf.random_outputs(g) for g in graphs]
+    if any(draws):  # random ops inside: their values become hidden outputs (see forward)
+        attrs["_draws"] = tuple(tuple((t.shape, t.dtype) for t in d) for d in draws)
+        attrs["_output_shapes"] += tuple(t.shape for d in draws for t in d)
+        attrs["_Tout"] += tuple(t.dtype for d in draws for t in d)
     stateful = cf.is_stateful(graphs)
     op = {("If", True): If, ("If", False): StatelessIf, ("Case", True): Case,
           ("Case", False): StatelessCase}[kind, stateful]

@@ -217,12 +217,31 @@ def from_attr(key):
 _plans = weakref.WeakKeyDictionary()  # Graph -> its compiled Plan
 
 
-def run_graph(graph, arrays):
-    """Run a whole sub-graph on NumPy arrays with the executor (compiled once)."""
-    plan = _plans.get(graph)
+_plans_with_draws = weakref.WeakKeyDictionary()  # Graph -> Plan that also returns draws
+
+
+def run_graph(graph, arrays, draws=False):
+    """Run a whole sub-graph on NumPy arrays with the executor (compiled once). With
+    `draws`, the values of its random ops (`random_outputs`) follow its outputs."""
+    cache = _plans_with_draws if draws else _plans
+    plan = cache.get(graph)
     if plan is None:
-        plan = _plans[graph] = compile_graph(graph)
+        outputs = graph.outputs + random_outputs(graph) if draws else None
+        plan = cache[graph] = compile_graph(graph, outputs)
     return run(plan, arrays)
+
+
+_NOT_RANDOM = {"PrintV2", "Assert", "ReadVariableOp", "AssignVariableOp",
+               "AssignAddVariableOp", "AssignSubVariableOp"}
+
+
+def random_outputs(graph):
+    """The tensors of `graph` that random ops draw (stateful ops without a gradient whose
+    value is used). A gradient replays a branch or loop body; it must reuse these
+    values from the forward run instead of drawing new ones, as TF's gradients do."""
+    used = _used_tensors(graph)
+    return [t for node in graph.nodes if node.op.stateful and node.op.grad is None
+            and node.op.name not in _NOT_RANDOM for t in node.outputs if id(t) in used]
 
 
 def scalar_input(array, what):
@@ -236,19 +255,23 @@ def scalar_input(array, what):
 
 
 # --- gradients of sub-graphs ---------------------------------------------------------------
-def replay_for_gradient(graph, inputs):
+def replay_for_gradient(graph, inputs, draws=None):
     """Re-run `graph`'s ops through `apply` (so a tape records them) for a gradient.
 
     Like `graph.replay`, but effects are not repeated: variable assignments and
     ops with no outputs anyone uses (tf.print) are skipped - they already
-    happened in the forward run. NB: a random op *is* re-run and draws new
-    numbers, so a gradient through a branch or loop body that samples (dropout)
-    does not match the forward pass; TensorFlow keeps the forward's values.
+    happened in the forward run. `draws` gives the forward's values of the
+    graph's random ops (one per `random_outputs(graph)`), so a gradient through
+    a branch or body that samples (dropout) uses the same numbers as the forward.
     """
     values = dict(zip(map(id, graph.inputs), inputs))
+    fixed = {} if draws is None else dict(zip(map(id, random_outputs(graph)), draws))
     used = _used_tensors(graph)
     for node in graph.nodes:
         if node.op is Placeholder:
+            continue
+        if node.outputs and all(id(t) in fixed for t in node.outputs):
+            values.update((id(t), fixed[id(t)]) for t in node.outputs)
             continue
         if node.op is AssignVariable or node.op.stateful and node.op.grad is None and \
                 not any(id(t) in used for t in node.outputs):
@@ -267,7 +290,7 @@ def _used_tensors(graph):
     return used | {id(t) for t in graph.outputs}
 
 
-def graph_gradients(graph, inputs, seeds, sources, variables):
+def graph_gradients(graph, inputs, seeds, sources, variables, draws=None):
     """Gradients of `graph`'s float outputs (weighted by `seeds`, one per output, None
     for the rest) w.r.t. `sources` (some of `inputs`) and `variables`; zeros where
     unconnected. Works eagerly and while tracing (then it adds the gradient ops)."""
@@ -276,7 +299,7 @@ def graph_gradients(graph, inputs, seeds, sources, variables):
             tape.watch(s)
         for v in variables:
             tape.watch(v)
-        outputs = replay_for_gradient(graph, inputs)
+        outputs = replay_for_gradient(graph, inputs, draws)
     pairs = [(o, s) for o, s in zip(outputs, seeds) if s is not None and o.dtype in INEXACT]
     return tape.gradient([o for o, _ in pairs], list(sources) + list(variables),
                          output_gradients=[s for _, s in pairs], unconnected_gradients="zero")

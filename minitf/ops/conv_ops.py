@@ -11,8 +11,12 @@ single matrix product with the filters. The gradient is two more ops,
 exactly as in TensorFlow:
 
 * Conv2DBackpropInput  (dL/dx): spread each output gradient back over its
-  window (`add_windows`, col2im) - this is also `tf.nn.conv2d_transpose`;
+  window (one matmul, then `add_windows`, col2im: one slice-add per filter tap)
+  - this is also `tf.nn.conv2d_transpose`;
 * Conv2DBackpropFilter (dL/dfilters): window matrix^T @ output gradient.
+
+Eager and graph mode run these same kernels, so a `tf.function` gives the
+same numbers bit for bit.
 
 Both are linear in each input, so their own gradients are convolutions and
 backprops again - which is what makes second derivatives work.
@@ -41,58 +45,110 @@ from .conv_utils import (add_windows, check_1d_format, check_data_format, check_
 
 
 # --- the NumPy kernels (any number of spatial axes, grouped when C > filter depth) ------
+# im2col in a few lines: copy every window of the (padded) input into one row of a
+# matrix, cols[N*out, K*C]; the convolution is then ONE matrix product cols @ f[K*C, O],
+# which NumPy hands to BLAS. The copy costs about as much as reading the input K times,
+# the product does all the arithmetic at full speed - far faster than a loop over pixels.
+def im2col(x, ksize, strides, dilations, pads):
+    """[N, *S, C] -> the window matrix [N * prod(out), prod(K) * C], and the out sizes."""
+    patches = windows(pad_spatial(x, pads), ksize, strides, dilations)  # view [N,*out,*K,C]
+    out = patches.shape[1:1 + len(ksize)]
+    return patches.reshape(-1, int(np.prod(ksize)) * x.shape[-1]), out  # the one copy
+
+
 def _groups(channels, filter_depth, out_depth):
     g = channels // filter_depth
     return g, out_depth // g
 
 
 def conv_forward(x, f, strides, padding, explicit_paddings, dilations):
-    """x [N, *S, C] conv f [*K, C/G, O] -> [N, *out, O] by im2col + one matmul per group."""
+    """x [N, *S, C] conv f [*K, C/G, O] -> [N, *out, O]: im2col, then one matmul (per group)."""
     r = f.ndim - 2
     ksize, (cg, o) = f.shape[:r], f.shape[r:]
-    g, og = _groups(x.shape[-1], cg, o)
     s, d = strides[1:-1], dilations[1:-1]
     out = output_spatial("Conv", x.shape[1:-1], ksize, s, d, padding, explicit_paddings)
-    if 0 in out or x.shape[0] == 0:
+    if 0 in out or x.size == 0:
         return np.zeros([x.shape[0], *out, o], dtype=x.dtype)
     pads = spatial_pads(x.shape[1:-1], ksize, s, d, padding, explicit_paddings)
-    patches = windows(pad_spatial(x, pads), ksize, s, d)            # [N, *out, *K, C]
-    kp = int(np.prod(ksize))
-    cols = patches.reshape(-1, kp, g, cg).transpose(2, 0, 1, 3).reshape(g, -1, kp * cg)
-    w = f.reshape(kp, cg, g, og).transpose(2, 0, 1, 3).reshape(g, kp * cg, og)
-    y = np.matmul(cols, w)                                          # [G, N*out, O/G]
-    return y.transpose(1, 0, 2).reshape(x.shape[0], *out, o)
+    cols, out = im2col(x, ksize, s, d, pads)                       # [N*out, K*C]
+    g, og = _groups(x.shape[-1], cg, o)
+    if g == 1:
+        y = cols @ f.reshape(-1, o)                                 # [N*out, O]
+    else:
+        kp = cols.shape[1] // x.shape[-1]
+        cols = cols.reshape(-1, kp, g, cg).transpose(2, 0, 1, 3).reshape(g, -1, kp * cg)
+        w = f.reshape(kp, cg, g, og).transpose(2, 0, 1, 3).reshape(g, kp * cg, og)
+        y = np.matmul(cols, w).transpose(1, 0, 2)                   # [N*out, G, O/G]
+    return y.reshape(x.shape[0], *out, o)
 
 
 def conv_backprop_input(f, dy, input_sizes, strides, padding, explicit_paddings, dilations):
-    """dL/dx: each output gradient times the filter, added back onto its window."""
+    """dL/dx: every output gradient, times the filter, added back onto its window.
+
+    One batched matmul gives, for each filter tap, what every window sends back
+    (tap-major: [*K, N, *out, C]); col2im (`add_windows`) adds the taps onto the image.
+    With stride 1 and at least as many input as output channels, the same result is
+    cheaper as a convolution of dy with the flipped filter (`_backprop_input_by_conv`).
+    """
     r = f.ndim - 2
     ksize, (cg, o) = f.shape[:r], f.shape[r:]
     n, spatial, c = input_sizes[0], input_sizes[1:-1], input_sizes[-1]
-    g, og = _groups(c, cg, o)
     s, d = strides[1:-1], dilations[1:-1]
-    pads = spatial_pads(spatial, ksize, s, d, padding, explicit_paddings)
+    if dy.size == 0 or 0 in input_sizes:
+        return np.zeros(input_sizes, dtype=dy.dtype)
+    if max(s) == 1 and c >= o:
+        return _backprop_input_by_conv(f, dy, input_sizes, padding, explicit_paddings,
+                                       dilations)
+    g, og = _groups(c, cg, o)
     kp = int(np.prod(ksize))
-    dyg = dy.reshape(-1, g, og).transpose(1, 0, 2)                  # [G, N*out, O/G]
-    w = f.reshape(kp, cg, g, og).transpose(2, 3, 0, 1).reshape(g, og, kp * cg)
-    cols = np.matmul(dyg, w).reshape(g, -1, kp, cg).transpose(1, 2, 0, 3)
-    cols = cols.reshape(n, *dy.shape[1:-1], *ksize, c)              # [N, *out, *K, C]
+    dyg = dy.reshape(-1, g, og).transpose(1, 0, 2)                   # [G, N*out, O/G]
+    w = f.reshape(kp, cg, g, og).transpose(0, 2, 3, 1)               # [K, G, O/G, C/G]
+    cols = np.matmul(dyg, w).transpose(0, 2, 1, 3)                   # [K, N*out, G, C/G]
+    cols = cols.reshape(*ksize, n, *dy.shape[1:-1], c)               # [*K, N, *out, C]
+    pads = spatial_pads(spatial, ksize, s, d, padding, explicit_paddings)
     padded = [n] + [size + b + a for size, (b, a) in zip(spatial, pads)] + [c]
     return crop_spatial(add_windows(cols, padded, s, d), pads)
 
 
+def _backprop_input_by_conv(f, dy, input_sizes, padding, explicit_paddings, dilations):
+    """Stride 1: dx = conv(dy padded by span-1-pad, f flipped with in/out channels swapped).
+
+    Pixel x[u] met filter tap a at output u + pad - a*d; reading dy backwards over the
+    taps is a convolution with the flipped filter. Negative "padding" crops dy: outputs
+    that saw only padding send nothing back to x.
+    """
+    r = f.ndim - 2
+    ksize, (cg, o) = f.shape[:r], f.shape[r:]
+    spatial, c = input_sizes[1:-1], input_sizes[-1]
+    g, og = _groups(c, cg, o)
+    d = dilations[1:-1]
+    pads = spatial_pads(spatial, ksize, (1,) * r, d, padding, explicit_paddings)
+    index, ext = [slice(None)], []
+    for size, k, dil, (before, _), out in zip(spatial, ksize, d, pads, dy.shape[1:-1]):
+        lead = (k - 1) * dil - before                 # zeros before dy (< 0: crop instead)
+        trail = size + before - out                   # zeros after dy  (< 0: crop instead)
+        index.append(slice(max(-lead, 0), out - max(-trail, 0)))
+        ext.append((max(lead, 0), max(trail, 0)))
+    flipped = f[(slice(None, None, -1),) * r].reshape(*ksize, cg, g, og)
+    swapped = flipped.swapaxes(r, r + 2).reshape(*ksize, og, g * cg)    # [*K, O/G, C]
+    return conv_forward(pad_spatial(dy[tuple(index)], ext), swapped, (1,) * (r + 2),
+                        "VALID", (), dilations)
+
+
 def conv_backprop_filter(x, dy, filter_sizes, strides, padding, explicit_paddings, dilations):
-    """dL/dfilters: (window matrix)^T @ output gradient, one product per group."""
+    """dL/dfilters = (window matrix)^T @ output gradient: one matmul (per group)."""
     r = x.ndim - 2
     ksize, cg, o = filter_sizes[:r], filter_sizes[r], filter_sizes[r + 1]
-    g, og = _groups(x.shape[-1], cg, o)
     s, d = strides[1:-1], dilations[1:-1]
     if dy.size == 0:
         return np.zeros(filter_sizes, dtype=x.dtype)
     pads = spatial_pads(x.shape[1:-1], ksize, s, d, padding, explicit_paddings)
-    patches = windows(pad_spatial(x, pads), ksize, s, d)
-    kp = int(np.prod(ksize))
-    cols = patches.reshape(-1, kp, g, cg).transpose(2, 1, 3, 0).reshape(g, kp * cg, -1)
+    cols, _ = im2col(x, ksize, s, d, pads)                          # [N*out, K*C]
+    g, og = _groups(x.shape[-1], cg, o)
+    if g == 1:
+        return (cols.T @ dy.reshape(-1, o)).reshape(filter_sizes)   # [K*C, O]
+    kp = cols.shape[1] // x.shape[-1]
+    cols = cols.reshape(-1, kp, g, cg).transpose(2, 1, 3, 0).reshape(g, kp * cg, -1)
     dyg = dy.reshape(-1, g, og).transpose(1, 0, 2)
     dw = np.matmul(cols, dyg)                                       # [G, K*C/G, O/G]
     return dw.reshape(g, kp, cg, og).transpose(1, 2, 0, 3).reshape(filter_sizes)

@@ -213,22 +213,29 @@ def windows(xp, ksize, strides, dilations):
 
 
 def add_windows(cols, padded_shape, strides, dilations):
-    """The adjoint of `windows` (col2im): sum every window's values back onto the image.
+    """The adjoint of `windows` (col2im): add every window's values back onto the image.
 
-    cols: [N, *out_spatial, *ksize, C] -> array of `padded_shape`. For one tap
-    (a, b) the windows touch distinct pixels, so each tap is one strided slice-add.
+    cols: [*ksize, N, *out_spatial, C], tap-major: cols[a, b] is what tap (a, b) of
+    every window sends back (an image-sized array, or a broadcast one). For one tap the
+    windows touch distinct pixels, so each tap is ONE strided slice-add of a whole
+    image: k*k NumPy calls, never one per pixel.
     """
     r = len(strides)
-    out_spatial, ksize = cols.shape[1:1 + r], cols.shape[1 + r:1 + 2 * r]
+    ksize, out_spatial = cols.shape[:r], cols.shape[r + 1:2 * r + 1]
     out = np.zeros(padded_shape, dtype=cols.dtype)
     if cols.size == 0:
         return out
     for tap in np.ndindex(*ksize):
-        target = (slice(None),) + tuple(
-            slice(t * d, t * d + (o - 1) * s + 1, s)
-            for t, d, o, s in zip(tap, dilations, out_spatial, strides)) + (slice(None),)
-        out[target] += cols[(slice(None),) * (1 + r) + tap]
+        out[tap_index(tap, out_spatial, strides, dilations)] += cols[tap]
     return out
+
+
+def tap_index(tap, out_spatial, strides, dilations):
+    """The pixels one filter tap (a, b) sees in every window: x_pad[:, a*d::s, b*d::s, :],
+    cut to the output size. A slice, so `xp[tap_index(...)]` is a view, not a copy."""
+    return (slice(None),) + tuple(
+        slice(t * d, t * d + (o - 1) * s + 1, s)
+        for t, d, o, s in zip(tap, dilations, out_spatial, strides)) + (slice(None),)
 
 
 def crop_spatial(x, pads):

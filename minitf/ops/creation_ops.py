@@ -16,6 +16,7 @@ from ..framework import gradient_ops
 from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
 from ..framework.tf_export import tf_export
+from . import shape_ops
 from .array_ops import _shape_list, broadcast_to, reshape
 from .shape_rules import check_sizes, dims_text, same_shape
 
@@ -51,6 +52,12 @@ def constant(value, dtype=None, shape=None, name="Const"):
 
 def _filled(shape, dtype, number):
     dtype = dtypes.as_dtype(dtype)
+    if isinstance(shape, Tensor) or isinstance(shape, (list, tuple)) and any(
+            isinstance(d, Tensor) for d in shape):
+        static, dynamic = shape_ops.shape_argument(shape, "Fill")
+        if dynamic is not None:  # the shape is known only when the graph runs
+            return shape_ops.fill_dynamic(dynamic, convert_to_tensor(number, dtype=dtype))
+        shape = static
     return EagerTensor(np.full(_dims(shape, "Fill"), number, dtype=dtype.as_numpy_dtype), dtype)
 
 
@@ -75,7 +82,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape (and dtype, unless given) of `input`."""
     input = convert_to_tensor(input)
     if dtype is not None and dtypes.as_dtype(dtype) is not input.dtype:
-        return zeros(input.shape.as_list(), dtype)
+        return zeros(shape_ops.shape_of(input), dtype)
     return gradient_ops.zeros_like(input)
 
 
@@ -84,7 +91,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape (and dtype, unless given) of `input`."""
     input = convert_to_tensor(input)
     if dtype is not None and dtypes.as_dtype(dtype) is not input.dtype:
-        return ones(input.shape.as_list(), dtype)
+        return ones(shape_ops.shape_of(input), dtype)
     return gradient_ops.ones_like(input)
 
 
@@ -96,6 +103,12 @@ def fill(dims, value, name=None, layout=None):
         raise errors.op_error(errors.InvalidArgumentError, "Fill",
                               f"value must represent a scalar, got shape {dims_text(value.shape)}",
                               "fill repeats one number; use tf.broadcast_to to repeat a tensor.")
+    if isinstance(dims, Tensor) or isinstance(dims, (list, tuple)) and any(
+            isinstance(d, Tensor) for d in dims):
+        static, dynamic = shape_ops.shape_argument(dims, "Fill")
+        if dynamic is not None:  # the shape is known only when the graph runs
+            return shape_ops.fill_dynamic(dynamic, value)
+        dims = static
     return broadcast_to(value, _dims(dims, "Fill"))
 
 
@@ -129,16 +142,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
         order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
         dtype = max((a.dtype for a in args), key=lambda d: order.index(d) if d in order else 0)
     dtype = dtypes.as_dtype(dtype)
-    start, limit, delta = (a.numpy().item() for a in args)
-    if delta == 0:
-        raise errors.op_error(errors.InvalidArgumentError, "Range",
-                              "Requires delta != 0: 0", "A step of 0 would never reach limit.")
-    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        raise errors.op_error(
-            errors.InvalidArgumentError, "Range",
-            f"Requires start <= limit when delta > 0: {start}/{limit}" if delta > 0 else
-            f"Requires start >= limit when delta < 0: {start}/{limit}",
-            "The sequence must be able to walk from start to limit in steps of delta.")
+    known = [shape_ops.constant_value(a) for a in args]
+    if any(k is None for k in known):  # a bound known only when the graph runs
+        return shape_ops.range_dynamic(*args, dtype)
+    start, limit, delta = (k.item() for k in known)
+    shape_ops.check_range(start, limit, delta)
     count = int(np.ceil((limit - start) / delta))
     # TF's kernel accumulates `value += delta` in the output dtype; so do we
     # (that is why tf.range(0., 1., .3) ends in 0.90000004).

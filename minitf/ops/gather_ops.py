@@ -90,6 +90,12 @@ def _gather_grad(op, dy):
     # next to the batch axes, then add rows into place with a segment sum.
     params, indices = op.inputs
     axis, b = op.attrs["axis"], op.attrs["batch_dims"]
+    if not (params.shape.is_fully_defined() and indices.shape.is_fully_defined()):
+        from .shape_ops import shape_of  # sizes known only when the graph runs
+
+        shape = convert_to_tensor(shape_of(params), dtype=dtypes.int32)
+        return apply(GatherGrad, [dy, indices, shape],
+                     {"axis": axis, "batch_dims": b, "_shape": params.shape}), None
     p = params.shape.as_list()
     n_index = indices.shape.rank - b
     perm = (list(range(b)) + list(range(axis, axis + n_index)) + list(range(b, axis))
@@ -104,6 +110,35 @@ def _gather_grad(op, dy):
     summed = reshape(summed, p[:b] + [p[axis]] + p[b:axis] + p[axis + 1:])
     back = list(range(b)) + list(range(b + 1, axis + 1)) + [b] + list(range(axis + 1, len(p)))
     return (transpose(summed, back) if back != sorted(back) else summed), None
+
+
+def _gather_grad_forward(dy, indices, shape, axis, batch_dims, _shape):
+    """dparams: zeros of params' run-time shape, dy's rows added in at `indices` - the
+    forward's index arithmetic run backwards (np.add.at sums repeated indices)."""
+    shape = tuple(int(d) for d in shape)
+    grad = np.zeros(shape, dtype=dy.dtype)
+    n = int(np.prod(shape[:batch_dims]))
+    p = np.moveaxis(grad.reshape((n,) + shape[batch_dims:]), axis - batch_dims + 1, 1)
+    idx = indices.reshape((n,) + indices.shape[batch_dims:])
+    rows = np.arange(n).reshape((n,) + (1,) * (idx.ndim - 1))
+    index_dims, outer = idx.ndim - 1, axis - batch_dims
+    picked = dy.reshape((n,) + dy.shape[batch_dims:])
+    picked = np.moveaxis(picked, list(range(1 + outer, 1 + outer + index_dims)),
+                         list(range(1, 1 + index_dims)))
+    np.add.at(p, (rows, idx), picked)
+    return grad
+
+
+# The gradient of GatherV2 when shapes are known only at run time (inside tf.function
+# with None sizes); TF returns IndexedSlices and densifies them with the same scatter.
+GatherGrad = Op("GatherGrad", _gather_grad_forward, typed=(0,),
+                shape=lambda dy, indices, shape, axis, batch_dims, _shape: _shape)
+
+
+@GatherGrad.def_grad
+def _gather_grad_grad(op, ddy):
+    return gather(ddy, op.inputs[1], axis=op.attrs["axis"],
+                  batch_dims=op.attrs["batch_dims"]), None, None
 
 
 @tf_export("gather")

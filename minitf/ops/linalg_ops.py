@@ -92,8 +92,8 @@ def _matmul_grad(op, dy):
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     want_a, want_b = op.wanted
-    da = unbroadcast(_matmul_grad_a(a, b, dy, ta, tb), a.shape) if want_a else None
-    db = unbroadcast(_matmul_grad_b(a, b, dy, ta, tb), b.shape) if want_b else None
+    da = unbroadcast(_matmul_grad_a(a, b, dy, ta, tb), a) if want_a else None
+    db = unbroadcast(_matmul_grad_b(a, b, dy, ta, tb), b) if want_b else None
     return da, db
 
 

@@ -332,7 +332,7 @@ def _triangular_solve_grad(op, dy):
     db = triangular_solve(a, dy, lower=lower, adjoint=not adj)
     da = -matmul(x, db, adjoint_b=True) if adj else -matmul(db, x, adjoint_b=True)
     da = band_part(da, -1, 0) if lower else band_part(da, 0, -1)  # only the triangle was read
-    return unbroadcast(da, a.shape), unbroadcast(db, b.shape)
+    return unbroadcast(da, a), unbroadcast(db, b)
 
 
 @tf_export("linalg.triangular_solve")

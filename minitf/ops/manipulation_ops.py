@@ -11,6 +11,8 @@ Each gradient undoes the move: split's is concat, constant padding's is a
 slice, mirror padding's folds the mirrored border back onto the values it
 copied (MirrorPadGrad), reverse's is reverse.
 """
+import builtins
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -29,6 +31,12 @@ def _int_array(value):
 
 # --- split -----------------------------------------------------------------------------------
 def _split_forward(value, size_splits, axis):
+    if sum(size_splits) != value.shape[axis]:  # a size unknown while tracing, wrong now
+        raise _split_error(
+            "SplitV", "Determined shape must either match input shape along split_dim exactly if "
+            "fully specified, or be less than the size of the input along split_dim if not fully "
+            f"specified.  Got: {sum(size_splits)}", f"The sizes must add up to "
+            f"{value.shape[axis]}, the length of axis {axis}.")
     return tuple(np.split(value, np.cumsum(size_splits)[:-1], axis=axis))
 
 
@@ -71,6 +79,10 @@ def _even_sizes(value, num, axis):
                            "minimum 1", "Split into at least one piece.")
     axis = _split_axis("Split", value, axis)
     size = value.shape[axis]
+    if size is None:
+        raise ValueError(f"Cannot split axis {axis} of a tensor of shape {value.shape} into "
+                         f"{num} pieces inside tf.function: its size is only known when the "
+                         "graph runs. Give the sizes as a list, or trace with a known size.")
     if size % num:
         raise _split_error(
             "Split", "Number of ways to split should evenly divide the split dimension, but got "
@@ -90,13 +102,19 @@ def _given_sizes(value, sizes, axis, num):
             f"got {sizes.ndim} -D and {sizes.size} elements", "Give one size per output.")
     axis = _split_axis("SplitV", value, axis)
     total, sizes = value.shape[axis], [int(s) for s in sizes]
-    if len(sizes) == 1 and sizes[0] != total:
+    if len(sizes) == 1 and total is not None and sizes[0] != total:
         raise _split_error("SplitV", "If there is only one output, it must have the same size as "
                            f"the input. Input size: {total} output size: {sizes[0]}",
                            "A single piece is the whole tensor.")
     if sizes.count(-1) > 1:
         raise _split_error("SplitV", "There can only be one -1 in the input.",
                            "-1 means 'the rest', so only one piece can use it.")
+    if total is None:  # inside tf.function: checked when the graph runs
+        if -1 in sizes:
+            raise ValueError(f"Cannot use a -1 size to split axis {axis} of a tensor of shape "
+                             f"{value.shape} inside tf.function: its size is only known when "
+                             "the graph runs. List every size.")
+        return sizes, axis
     known = sum(s for s in sizes if s != -1)
     if (-1 not in sizes and known != total) or known > total:
         raise _split_error(
@@ -208,10 +226,8 @@ MirrorPad = Op("MirrorPad", _mirror_pad_forward, typed=(), shape=_pad_rule("Mirr
 
 
 def _unpad(op, dy):
-    from .slicing_ops import slice as slice_
-
-    begin = [b for b, _ in op.attrs["paddings"]]
-    return slice_(dy, begin, op.inputs[0].shape.as_list())  # the padding had no inputs
+    # dy[before:-after] on every axis: the padding had no inputs (works for None sizes too)
+    return dy[tuple(builtins.slice(b, -a if a else None) for b, a in op.attrs["paddings"])]
 
 
 @Pad.def_grad

@@ -63,7 +63,7 @@ AddV2 = _binary("AddV2", np.add)
 @AddV2.def_grad
 def _add_grad(op, dy):
     x, y = _xy(op)
-    return unbroadcast(dy, x.shape), unbroadcast(dy, y.shape)
+    return unbroadcast(dy, x), unbroadcast(dy, y)
 
 
 # TF's "Add" also joins strings; NumPy keeps TF strings as object arrays of bytes.
@@ -83,7 +83,7 @@ Sub = _binary("Sub", np.subtract)
 @Sub.def_grad
 def _sub_grad(op, dy):
     x, y = _xy(op)
-    return unbroadcast(dy, x.shape), unbroadcast(-dy, y.shape)
+    return unbroadcast(dy, x), unbroadcast(-dy, y)
 
 
 @tf_export("math.subtract", "subtract")
@@ -99,7 +99,7 @@ Mul = _binary("Mul", np.multiply, dtypes.NUMERIC | {dtypes.bool})
 @Mul.def_grad
 def _mul_grad(op, dy):
     x, y = _xy(op)  # d(xy)/dx = y, d(xy)/dy = x
-    return unbroadcast(dy * conj(y), x.shape), unbroadcast(conj(x) * dy, y.shape)
+    return unbroadcast(dy * conj(y), x), unbroadcast(conj(x) * dy, y)
 
 
 @tf_export("math.multiply", "multiply")
@@ -116,7 +116,7 @@ RealDiv = _binary("RealDiv", silent(np.divide), dtypes.INEXACT)
 @RealDiv.def_grad
 def _realdiv_grad(op, dy):
     x, y = _xy(op)  # d(x/y)/dx = 1/y, d(x/y)/dy = -x/y^2
-    return unbroadcast(dy / conj(y), x.shape), unbroadcast(dy * conj(-x / y / y), y.shape)
+    return unbroadcast(dy / conj(y), x), unbroadcast(dy * conj(-x / y / y), y)
 
 
 @tf_export("math.truediv", "truediv")
@@ -168,7 +168,7 @@ FloorMod = _binary("FloorMod", silent(_floormod), dtypes.REAL)
 @FloorMod.def_grad
 def _floormod_grad(op, dy):
     x, y = _xy(op)  # x mod y = x - floor(x/y) * y
-    return unbroadcast(dy, x.shape), unbroadcast(-dy * floordiv(x, y), y.shape)
+    return unbroadcast(dy, x), unbroadcast(-dy * floordiv(x, y), y)
 
 
 @tf_export("math.floordiv", "floordiv")
@@ -205,7 +205,7 @@ def _pow_grad(op, dy):
     positive = greater(x, 0) if not x.dtype.is_complex else not_equal(x, 0)
     safe_x = where(positive, x, ones_like(x))
     log_x = where(positive, log(safe_x), zeros_like(x))
-    return unbroadcast(dx, x.shape), unbroadcast(dy * z * log_x, y.shape)  # d(x^y)/dy = x^y ln x
+    return unbroadcast(dx, x), unbroadcast(dy * z * log_x, y)  # d(x^y)/dy = x^y ln x
 
 
 @tf_export("math.pow", "pow")
@@ -222,8 +222,8 @@ Minimum = _binary("Minimum", np.minimum, dtypes.REAL)
 def _select_grad(op, dy, x_wins):
     x, y = _xy(op)
     zeros = zeros_like(dy)
-    return (unbroadcast(where(x_wins, dy, zeros), x.shape),
-            unbroadcast(where(x_wins, zeros, dy), y.shape))
+    return (unbroadcast(where(x_wins, dy, zeros), x),
+            unbroadcast(where(x_wins, zeros, dy), y))
 
 
 @Maximum.def_grad
@@ -257,7 +257,7 @@ SquaredDifference = _binary("SquaredDifference", silent(lambda x, y: np.square(x
 def _squared_difference_grad(op, dy):
     x, y = _xy(op)
     d = 2 * dy * (x - y)
-    return unbroadcast(d, x.shape), unbroadcast(-d, y.shape)
+    return unbroadcast(d, x), unbroadcast(-d, y)
 
 
 @tf_export("math.squared_difference")
@@ -328,8 +328,8 @@ SelectV2 = Op("SelectV2", np.where, typed=(1, 2), shape=broadcast("SelectV2"))
 def _select_v2_grad(op, dy):
     condition, x, y = op.inputs
     zeros = zeros_like(dy)
-    return (None, unbroadcast(where(condition, dy, zeros), x.shape),
-            unbroadcast(where(condition, zeros, dy), y.shape))
+    return (None, unbroadcast(where(condition, dy, zeros), x),
+            unbroadcast(where(condition, zeros, dy), y))
 
 
 def where(condition, x=None, y=None, name=None):

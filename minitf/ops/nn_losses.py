@@ -20,7 +20,8 @@ from ..framework.op import Op, apply, type_name
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
-from .array_ops import expand_dims, reshape, transpose
+from .array_ops import _dims_for_reshape, expand_dims, reshape, transpose
+from .shape_ops import dim_of
 from .creation_ops import zeros_like
 from .math_ops import abs as abs_
 from .math_ops import cast, where
@@ -91,8 +92,8 @@ def _softmax_xent_grad(op, d_loss, d_backprop):
         d_logits += _through_backprop(logits, d_backprop)
         if want_labels:
             d_labels -= d_backprop  # TF omits this term; d backprop / d labels = -1
-    return (unbroadcast(d_logits, logits.shape) if want_logits else None,
-            unbroadcast(d_labels, labels.shape) if want_labels else None)
+    return (unbroadcast(d_logits, logits) if want_logits else None,
+            unbroadcast(d_labels, labels) if want_labels else None)
 
 
 def _move_axis_to_end(tensor, axis, rank):
@@ -132,7 +133,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     # Like TF: flatten both to [rows, classes], run the 2-D op, give the loss the outer shape.
     loss, _ = apply(SoftmaxCrossEntropyWithLogits, [_rows(precise), _rows(labels)])
     if rank != 2:
-        loss = reshape(loss, _reshape_target(precise.shape.as_list()[:-1]))
+        loss = reshape(loss, _dims_for_reshape(precise)[:-1])
     return cast(loss, logits.dtype)
 
 
@@ -140,12 +141,7 @@ def _rows(tensor):
     """[d0, ..., dn, classes] -> [d0 * ... * dn, classes]."""
     if tensor.shape.rank == 2:
         return tensor
-    return reshape(tensor, [-1, tensor.shape[-1]])
-
-
-def _reshape_target(dims):
-    """A static shape for reshape: one unknown (traced) dimension becomes -1."""
-    return [-1 if d is None else d for d in dims] if dims.count(None) <= 1 else dims
+    return reshape(tensor, [-1, dim_of(tensor, -1)])
 
 
 # --- sparse_softmax_cross_entropy_with_logits -------------------------------------------------
@@ -229,7 +225,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     rows = labels if labels.shape.rank == 1 else reshape(labels, [-1])
     loss, _ = apply(SparseSoftmaxCrossEntropyWithLogits, [_rows(precise), rows])
     if logits.shape.rank != 2:
-        loss = reshape(loss, _reshape_target(labels.shape.as_list()))
+        loss = reshape(loss, _dims_for_reshape(labels))
     return cast(loss, logits.dtype)
 
 

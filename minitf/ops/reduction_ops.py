@@ -90,7 +90,16 @@ def _keep_dims(t, op):
 
     if op.attrs["keepdims"]:
         return t
-    shape = [1 if i in op.attrs["axis"] else d for i, d in enumerate(op.inputs[0].shape)]
+    x = op.inputs[0]
+    shape = [1 if i in op.attrs["axis"] else d for i, d in enumerate(x.shape)]
+    if None in shape:  # inside tf.function with unknown sizes
+        if shape.count(None) == 1 and 0 not in shape:
+            shape = [-1 if d is None else d for d in shape]
+        else:  # several unknown: read them from tf.shape(x) when the graph runs
+            from .shape_ops import shape_of
+
+            dynamic = shape_of(x)
+            shape = [dynamic[i] if d is None else d for i, d in enumerate(shape)]
     return reshape(t, shape)
 
 
@@ -102,8 +111,9 @@ def _integer(t):
 def _broadcast_back(dy, op):
     """The upstream gradient copied to every input position it summarises."""
     from .array_ops import broadcast_to
+    from .shape_ops import shape_of
 
-    return broadcast_to(_keep_dims(dy, op), op.inputs[0].shape)
+    return broadcast_to(_keep_dims(dy, op), shape_of(op.inputs[0]))
 
 
 # --- sum --------------------------------------------------------------------------
@@ -148,9 +158,14 @@ Mean = Op("Mean", _mean_forward, dtypes=dtypes.NUMERIC, shape=_reduction_rule("M
 
 @Mean.def_grad
 def _mean_grad(op, dy):
+    from .math_ops import cast
+    from .shape_ops import dim_of
+
     count = 1
-    for a in op.attrs["axis"]:
-        count *= op.inputs[0].shape[a]
+    for a in op.attrs["axis"]:  # a tensor if some size is known only at run time
+        count = count * dim_of(op.inputs[0], a)
+    if not isinstance(count, int):
+        count = cast(count, dy.dtype)
     return _broadcast_back(dy / count, op)  # divide the small tensor, then copy it out
 
 

@@ -31,6 +31,7 @@ import functools
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.graph import SymbolicTensor
 from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -58,6 +59,8 @@ def _index(value):
     if isinstance(value, Tensor) or hasattr(value, "_is_variable"):
         if value.shape.rank != 0 or not value.dtype.is_integer:
             raise TypeError(_VALID.format(value))
+        if isinstance(value, SymbolicTensor):  # known only when the graph runs: the
+            return value                       # spec keeps the tensor (see getitem)
         return int(value)
     try:
         return int(value.__index__())
@@ -99,7 +102,7 @@ def spec_from_key(key):
             b, e = 0, 0
         else:
             b = _index(k)
-            e = b + 1
+            e = b + 1 if type(b) is int else _next(b)
             masks["shrink_axis_mask"] |= bit
         begin.append(b)
         end.append(e)
@@ -230,13 +233,109 @@ StridedSliceGrad = Op("StridedSliceGrad", _strided_slice_grad_forward, typed=(),
 
 @StridedSlice.def_grad
 def _strided_slice_grad(op, dy):
-    return apply(StridedSliceGrad, [dy], dict(op.attrs, shape=tuple(op.inputs[0].shape)))
+    x = op.inputs[0]
+    if not x.shape.is_fully_defined():  # the input's shape is known only at run time
+        spec = {k: v for k, v in op.attrs.items() if k in _MASKS}
+        bounds = [convert_to_tensor(np.array(op.attrs[k], np.int32))
+                  for k in ("begin", "end", "strides")]
+        return _dynamic_grad(dy, x, bounds, spec)
+    return apply(StridedSliceGrad, [dy], dict(op.attrs, shape=tuple(x.shape)))
 
 
 @StridedSliceGrad.def_grad
 def _strided_slice_grad_grad(op, ddy):
     spec = {k: v for k, v in op.attrs.items() if k != "shape"}
     return apply(StridedSlice, [ddy], spec)
+
+
+# --- bounds known only when the graph runs: x[i], x[i:j] with tensors i, j --------------------
+_UNKNOWN = "?"  # stands for a bound whose value is a tensor, in the static shape rule
+
+
+def _next(index):
+    from .math_ops import add
+
+    return add(index, 1)
+
+
+def _dynamic_shape(shape, begin, end, strides, _known, **masks):
+    """The static output shape when some bounds are tensors: an integer index still
+    drops its axis, a slice with an unknown bound has an unknown length."""
+    if shape.rank is None:
+        return TensorShape(None)
+    entries = _sparse_entries(*_known, **masks)
+    out = []
+    for k, axis in _dense(entries, shape.rank):
+        if axis is None:
+            out.append(1)
+        elif isinstance(k, builtins.slice):
+            d = shape[axis]
+            unknown = _UNKNOWN in (k.start, k.stop, k.step) or d is None
+            out.append(None if unknown else len(range(*k.indices(d))))
+    return TensorShape(out)
+
+
+def _dynamic_forward(x, begin, end, strides, _known, **masks):
+    spec = dict(begin=tuple(begin.tolist()), end=tuple(end.tolist()),
+                strides=tuple(strides.tolist()), **masks)
+    return _strided_slice_forward(x, **spec)
+
+
+# TF's StridedSlice always takes begin/end/strides as input tensors; minitf keeps them as
+# attributes when they are known while tracing (most slices) and uses this twin otherwise.
+StridedSliceDynamic = Op("StridedSlice", _dynamic_forward, typed=(), shape=_dynamic_shape)
+
+
+def _dynamic_grad_forward(dy, shape, begin, end, strides, **masks):
+    spec = dict(begin=tuple(begin.tolist()), end=tuple(end.tolist()),
+                strides=tuple(strides.tolist()), **masks)
+    return _strided_slice_grad_forward(dy, tuple(int(d) for d in shape), **spec)
+
+
+StridedSliceGradDynamic = Op("StridedSliceGrad", _dynamic_grad_forward, typed=(),
+                             shape=lambda dy, shape, *_, _shape, **masks: _shape)
+
+
+def _dynamic_grad(dy, x, bounds, masks):
+    from .shape_ops import shape_of
+
+    shape = convert_to_tensor(shape_of(x), dtype=dtypes.int32)
+    return apply(StridedSliceGradDynamic, [dy, shape] + bounds, dict(masks, _shape=x.shape))
+
+
+@StridedSliceDynamic.def_grad
+def _strided_slice_dynamic_grad(op, dy):
+    masks = {k: v for k, v in op.attrs.items() if k in _MASKS}
+    return (_dynamic_grad(dy, op.inputs[0], list(op.inputs[1:]), masks), None, None, None)
+
+
+@StridedSliceGradDynamic.def_grad
+def _strided_slice_grad_dynamic_grad(op, ddy):
+    masks = {k: v for k, v in op.attrs.items() if k in _MASKS}
+    known = [(_UNKNOWN,) * t.shape[0] for t in op.inputs[2:]]
+    return (apply(StridedSliceDynamic, [ddy] + list(op.inputs[2:]),
+                  dict(masks, _known=tuple(known))), None, None, None, None)
+
+
+def _has_tensor(spec):
+    return any(isinstance(v, SymbolicTensor) for k in ("begin", "end", "strides")
+               for v in spec[k])
+
+
+def dynamic_slice(tensor, spec):
+    """StridedSlice with begin/end/strides packed into int tensors at run time."""
+    from .array_ops import stack
+
+    vectors, known = [], []
+    for key in ("begin", "end", "strides"):
+        values = spec[key]
+        tensors = [v for v in values if isinstance(v, SymbolicTensor)]
+        dtype = tensors[0].dtype if tensors else dtypes.int32
+        vectors.append(stack([v if isinstance(v, SymbolicTensor) else
+                              convert_to_tensor(v, dtype=dtype) for v in values]))
+        known.append(tuple(_UNKNOWN if isinstance(v, SymbolicTensor) else v for v in values))
+    masks = {k: spec[k] for k in _MASKS}
+    return apply(StridedSliceDynamic, [tensor] + vectors, dict(masks, _known=tuple(known)))
 
 
 # --- the public entry points ---------------------------------------------------------------
@@ -261,7 +360,10 @@ def getitem(tensor, key):
         from .gather_ops import boolean_mask
 
         return boolean_mask(tensor, key)
-    return apply(StridedSlice, [tensor], spec_from_key(key))
+    spec = spec_from_key(key)
+    if _has_tensor(spec):  # x[i] with i a tensor of the graph being traced
+        return dynamic_slice(tensor, spec)
+    return apply(StridedSlice, [tensor], spec)
 
 
 def _int_vector(name, value):
@@ -327,13 +429,13 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             f"shapes [{len(begin)}] and [{len(size)}] instead.", "Give one entry per axis.")
     end, end_mask = [], 0
     for axis, (b, s, d) in enumerate(zip(begin, size, dims)):
-        if not 0 <= b <= d:
+        if d is not None and not 0 <= b <= d:  # an unknown size is checked when the graph runs
             raise errors.op_error(errors.InvalidArgumentError, "Slice",
                                   f"Expected begin[{axis}] in [0, {d}], but got {b}",
                                   "begin must be a position inside the tensor.")
         if s == -1:
             end_mask |= 1 << axis
-        elif not 0 <= s <= d - b:
+        elif d is not None and not 0 <= s <= d - b:
             raise errors.op_error(errors.InvalidArgumentError, "Slice",
                                   f"Expected size[{axis}] in [0, {d - b}], but got {s}",
                                   "begin + size must stay inside the tensor.")

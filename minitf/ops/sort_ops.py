@@ -83,7 +83,7 @@ PutAlongAxis = Op("PutAlongAxis", _put_along_axis_forward, typed=(0,),
 def _take_along_axis_grad(op, dy):
     params, indices = op.inputs
     axis = op.attrs["axis"]
-    return put_along_axis(dy, indices, axis, params.shape[axis]), None
+    return put_along_axis(dy, indices, axis, params.shape[axis], params), None
 
 
 @PutAlongAxis.def_grad
@@ -91,9 +91,27 @@ def _put_along_axis_grad(op, dy):
     return apply(TakeAlongAxis, [dy, op.inputs[1]], {"axis": op.attrs["axis"]}), None
 
 
-def put_along_axis(updates, indices, axis, size):
-    """Zeros of length `size` along `axis`, with `updates[j]` written at `indices[j]`."""
+def put_along_axis(updates, indices, axis, size, like=None):
+    """Zeros of length `size` along `axis`, with `updates[j]` written at `indices[j]`.
+    A None size (inside tf.function) is read from `like`'s shape when the graph runs."""
+    if size is None:
+        from .shape_ops import dim_of
+
+        return apply(PutAlongAxisDynamic, [updates, indices, dim_of(like, axis)],
+                     {"axis": axis})
     return apply(PutAlongAxis, [updates, indices], {"axis": axis, "size": int(size)})
+
+
+PutAlongAxisDynamic = Op(
+    "PutAlongAxis", lambda updates, indices, size, axis: _put_along_axis_forward(
+        updates, indices, axis, int(size)), typed=(0,),
+    shape=lambda updates, indices, size, axis: _put_along_axis_shape(updates, indices, axis,
+                                                                     None))
+
+
+@PutAlongAxisDynamic.def_grad
+def _put_along_axis_dynamic_grad(op, dy):
+    return apply(TakeAlongAxis, [dy, op.inputs[1]], {"axis": op.attrs["axis"]}), None, None
 
 
 # --- argmax / argmin -------------------------------------------------------------------
@@ -195,7 +213,7 @@ def _sort_grad(op, dy, d_indices):
     # values[j] = x[order[j]], so x[order[j]] receives dy[j]: un-sort the gradient.
     x, order = op.inputs[0], op.outputs[1]
     axis = op.attrs["axis"]
-    return put_along_axis(dy, order, axis, x.shape[axis])
+    return put_along_axis(dy, order, axis, x.shape[axis], x)
 
 
 def _sort(values, axis, direction):
@@ -281,7 +299,7 @@ TopKV2 = Op("TopKV2", _top_k_forward, dtypes=dtypes.REAL, num_outputs=2, shape=_
 def _top_k_grad(op, dy, d_indices):
     # Each chosen value's gradient goes back to its position; the rest get 0.
     x, indices = op.inputs[0], op.outputs[1]
-    return put_along_axis(dy, indices, x.shape.rank - 1, x.shape[-1])
+    return put_along_axis(dy, indices, x.shape.rank - 1, x.shape[-1], x)
 
 
 @tf_export("math.top_k", "nn.top_k")

@@ -45,10 +45,14 @@ When a traced function is called under a tape from eager code, the node is
 differentiated by running its body again n times op by op under a tape (n
 recorded by the forward run), which outer tapes record too.
 
-Where minitf differs from TensorFlow: second derivatives through a While node
-*inside* tf.function raise UnimplementedError (the accumulated states are not
-differentiable); random ops in a differentiated body draw new numbers when
-the body is re-run; `parallel_iterations` and `swap_memory` change nothing.
+Second derivatives inside tf.function: when a tape that is still recording
+will differentiate the gradient again, the reverse loop does not read state k
+from the accumulator (which is not differentiable) but recomputes it with k
+body steps from the loop's inputs - O(n^2) work, made of ordinary ops.
+Random ops in the body draw once: the forward node keeps what each iteration
+drew, and every replay for a gradient reuses those values, as in TF.
+Where minitf differs from TensorFlow: `parallel_iterations` and `swap_memory`
+change nothing.
 """
 import numpy as np
 
@@ -56,7 +60,7 @@ from ..framework import context, dtypes, errors, nest
 from ..framework.gradient_ops import zeros_like
 from ..framework.op import Op, apply
 from ..framework.tape import GradientTape
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import EagerTensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from . import control_flow_ops as cf
@@ -65,22 +69,28 @@ from .math_ops import greater_equal, less, logical_and
 
 
 # --- the While op ---------------------------------------------------------------------------
-def _while_forward(*inputs, cond, body, _n_vars, _index_maps, _accumulate, **_):
+def _while_forward(*inputs, cond, body, _n_vars, _index_maps, _accumulate, _draws=0, **_):
     """Run body while cond holds. With `_accumulate`, keep each iteration's state (the
-    arrays themselves, no copies) for the gradient; the trip count is saved on tapes."""
+    arrays themselves, no copies) for the gradient; tapes get the trip count and the
+    values the body's random ops drew in each iteration (`_draws` of them), which the
+    gradient reuses instead of drawing again."""
     state, extra = list(inputs[:_n_vars]), inputs[_n_vars:]
     cond_captures = [extra[j] for j in _index_maps[0]]
     body_captures = [extra[j] for j in _index_maps[1]]
-    history, count = [], 0
+    history, drawn, count = [], [], 0
     while cf.scalar_input(cf.run_graph(cond, state + cond_captures)[0], "loop condition"):
+        previous = state
+        state = cf.run_graph(body, state + body_captures, draws=bool(_draws))
+        if _draws:
+            state, draws = state[:_n_vars], state[_n_vars:]
+            drawn.append(draws)
         if _accumulate:
-            history.append(state)
-        state = cf.run_graph(body, state + body_captures)
+            history.append(previous + (draws if _draws else []))
         count += 1
     outputs = tuple(state)
     if _accumulate:
         outputs += (_accumulator(history), np.array(count, np.int32))
-    return outputs, count
+    return outputs, (count, drawn)
 
 
 def _accumulator(history):
@@ -101,8 +111,8 @@ While, StatelessWhile = cf.op_pair("While", _while_forward, typed=(), num_output
                                    saves=True, shape=_while_shapes, dtype=_while_dtypes)
 
 
-def _read_states(handle, k, _shapes, _dtypes):
-    return tuple(handle[()][int(k)])
+def _read_states(handle, k, _shapes, _dtypes, _start=0):
+    return tuple(handle[()][int(k)][_start:])
 
 
 # State k of a loop, from the accumulator the forward While node returned.
@@ -138,7 +148,8 @@ class _Wanted:
 
 
 def _while_grad(op, *dys):
-    if any(node.op is AccumulatorRead for node in op.attrs["body"].nodes):
+    if any(node.op is AccumulatorRead and not node.attrs.get("_start")
+           for node in op.attrs["body"].nodes):
         raise errors.op_error(
             errors.UnimplementedError, "While",
             "Second derivatives through a tf.while_loop inside tf.function are not supported "
@@ -148,26 +159,38 @@ def _while_grad(op, *dys):
     seeds = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i]) for i in wanted.floats]
     if op.saved is not None:
         return wanted.result(op, *_replayed_gradient(op, wanted, seeds))
-    return wanted.result(op, *_reverse_loop(op, wanted, seeds))
+    # A tape still recording will differentiate this gradient again (a second derivative):
+    # then the states are recomputed from the loop's inputs, which is differentiable,
+    # instead of read from the accumulator, which is not.
+    recompute = any(tape._recording for tape in context.tape_stack)
+    return wanted.result(op, *_reverse_loop(op, wanted, seeds, recompute))
 
 
-def _reverse_loop(op, w, seeds):
+def _reverse_loop(op, w, seeds, recompute=False):
     """Traced: the reverse loop k = n-1 .. 0 re-runs the body on state k (read from the
-    accumulator the forward node kept) under a tape, and pulls the gradients back."""
+    accumulator the forward node kept) under a tape, and pulls the gradients back.
+    With `recompute`, state k is computed again by a loop of k body steps from the
+    loop's inputs (O(n^2) work, but made of differentiable ops: second derivatives)."""
     n, body, extra = w.n, w.body, w.extra
     handle, count = op.outputs[n], op.outputs[n + 1]
-    reads = dict(_shapes=tuple(t.shape for t in body.inputs[:n]),
-                 _dtypes=tuple(t.dtype for t in body.inputs[:n]))
+    draws = cf.random_outputs(body)
+    reads = dict(_shapes=tuple(t.shape for t in body.inputs[:n] + draws),
+                 _dtypes=tuple(t.dtype for t in body.inputs[:n] + draws))
 
     def grad_body(k, d_vars, d_caps, d_variables):
-        states = list(apply(AccumulatorRead, [handle, k], reads))
+        if recompute:
+            states = _recomputed_state(op, w, k, draws)
+            drawn = _read_draws(handle, k, n, draws)
+        else:
+            states = list(apply(AccumulatorRead, [handle, k], reads))
+            states, drawn = states[:n], states[n:]
         captures = [cf.local(extra[j]) for j in w.index]
         seeds = [None] * len(body.outputs)
         for i, d in zip(w.floats, d_vars):
             seeds[i] = d
         grads = cf.graph_gradients(
             body, states + captures, seeds, [states[i] for i in w.floats]
-            + [captures[w.index.index(j)] for j in w.caps], w.variables)
+            + [captures[w.index.index(j)] for j in w.caps], w.variables, drawn)
         f, c = len(w.floats), len(w.caps)
         return (k - 1, list(grads[:f]), [a + g for a, g in zip(d_caps, grads[f:f + c])],
                 [a + g for a, g in zip(d_variables, grads[f + c:])])
@@ -178,6 +201,32 @@ def _reverse_loop(op, w, seeds):
                   [extra[j].shape for j in w.caps], [extra[w.n_caps + v].shape for v in w.vars])
     return while_loop(lambda k, *_: greater_equal(k, 0), grad_body, (count - 1,) + start,
                       shape_invariants=invariants, name="while_grad")[1:]
+
+
+def _read_draws(handle, k, n, draws):
+    """The random values iteration k drew (None if the body draws nothing)."""
+    if not draws:
+        return None
+    return list(apply(AccumulatorRead, [handle, k], dict(
+        _shapes=tuple(t.shape for t in draws), _dtypes=tuple(t.dtype for t in draws),
+        _start=n)))
+
+
+def _recomputed_state(op, w, k, draws):
+    """State k of the forward loop, computed again: k body steps from the loop's inputs
+    (the body's random ops reuse what the forward drew in each iteration)."""
+    handle = op.outputs[w.n]
+
+    def step(j, *state):
+        drawn = _read_draws(handle, j, w.n, draws)
+        captures = [cf.local(w.extra[i]) for i in w.index]
+        return (j + 1,) + tuple(cf.replay_for_gradient(w.body, list(state) + captures, drawn))
+
+    starts = tuple(cf.local(t) for t in op.inputs[:w.n])
+    invariants = (TensorShape([]),) + tuple(op.attrs["_shapes"])
+    result = while_loop(lambda j, *_: less(j, k), step, (convert_to_tensor(0),) + starts,
+                        shape_invariants=invariants, name="while_recompute")
+    return list(result[1:])
 
 
 def _replayed_gradient(op, w, seeds):
@@ -193,8 +242,11 @@ def _replayed_gradient(op, w, seeds):
         for v in w.variables:
             tape.watch(v)
         state = starts
-        for _ in range(op.saved):
-            state = cf.replay_for_gradient(w.body, state + [captures[j] for j in w.index])
+        count, drawn = op.saved
+        for k in range(count):
+            draws = [EagerTensor(d) for d in drawn[k]] if drawn else None
+            state = cf.replay_for_gradient(w.body, state + [captures[j] for j in w.index],
+                                           draws)
     grads = tape.gradient([state[i] for i in w.floats], sources + w.variables,
                           output_gradients=seeds, unconnected_gradients="zero")
     f, c = len(w.floats), len(w.caps)
@@ -372,6 +424,9 @@ def _add_node(cond_graph, body_graph, flat, invariants, back_prop):
              "_index_maps": index_maps, "_accumulate": accumulate,
              "_shapes": tuple(invariants), "_dtypes": tuple(t.dtype for t in flat),
              "_variables": tuple(variables)}
+    draws = cf.random_outputs(body_graph)
+    if draws:  # the body samples: the node keeps what it drew, for the gradient
+        attrs["_draws"] = len(draws)
     op = While if cf.is_stateful(graphs) else StatelessWhile
     outputs = list(apply(op, inputs, attrs))[:len(flat)]
     # A loop variable the body passes through unchanged keeps its value: use the input

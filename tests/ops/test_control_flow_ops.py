@@ -342,3 +342,65 @@ def test_runtime_errors_inside_a_branch_name_the_traced_line():
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"has 3 \[Op:Reshape\].*\(traced at test_control_flow_ops.py:\d+\)$"):
         f(tf.constant([1.0, 2.0]))
+
+
+# --- random ops inside control flow: the gradient uses the forward's draws -----------------------
+def _noisy_cond(x):
+    return tf.cond(tf.reduce_sum(x) > 0, lambda: x * tf.random.uniform([3]), lambda: x * 2.0)
+
+
+def _noisy_loop(x):
+    return tf.while_loop(lambda i, v: i < 3,
+                         lambda i, v: (i + 1, v * tf.random.uniform([3], 0.5, 1.5)), (0, x))[1]
+
+
+@pytest.mark.parametrize("fn", [_noisy_cond, _noisy_loop], ids=["cond", "while_loop"])
+def test_gradient_reuses_what_random_ops_drew_in_the_forward_run(fn):
+    # y = x * (product of the draws), so dy/dx must be exactly y / x.
+    x = tf.constant([1.0, 2.0, 3.0])
+
+    @tf.function
+    def inside(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return y, tape.gradient(y, x)
+
+    for y, g in [inside(x), inside(x)]:
+        np.testing.assert_allclose(g.numpy(), y.numpy() / x.numpy(), rtol=1e-6)
+    outside = tf.function(fn)
+    with tf.GradientTape() as tape:  # a traced function called under a tape
+        tape.watch(x)
+        y = outside(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), y.numpy() / x.numpy(), rtol=1e-6)
+
+
+def test_random_draws_are_hidden_outputs_only_when_a_branch_samples():
+    @tf.function
+    def plain(x):
+        return tf.cond(x > 0.0, lambda: x * 2.0, lambda: -x)
+
+    node = [n for n in plain.get_concrete_function(tf.constant(1.0)).graph.nodes
+            if n.type.endswith("If")][0]
+    assert len(node.outputs) == 1 and "_draws" not in node.attrs
+    noisy = tf.function(_noisy_cond).get_concrete_function(tf.constant([1.0, 2.0, 3.0]))
+    node = [n for n in noisy.graph.nodes if n.type.endswith("If")][0]
+    assert len(node.outputs) == 2 and node.attrs["_draws"][1] == ()
+
+
+# --- drawing control flow ------------------------------------------------------------------------
+def test_to_dot_draws_branches_and_loop_bodies_as_clusters():
+    @tf.function
+    def f(x, n):
+        y = tf.cond(x > 0.0, lambda: x * 2.0, lambda: -x)
+        return tf.while_loop(lambda i, p: i < n, lambda i, p: (i + 1, p * y), (0, 1.0))[1]
+
+    dot = f.get_concrete_function(tf.TensorSpec([]), tf.TensorSpec([], tf.int32)).graph.to_dot()
+    for cluster, label in [("StatelessIf/cond_true/", "then_branch: cond_true"),
+                           ("StatelessIf/cond_false/", "else_branch: cond_false"),
+                           ("StatelessWhile/while_cond/", "cond: while_cond"),
+                           ("StatelessWhile/while_body/", "body: while_body")]:
+        assert f'subgraph "cluster_{cluster}" {{' in dot and f'label="{label}"' in dot
+    assert '"StatelessWhile/while_body/p" -> "StatelessWhile/while_body/Mul"' in dot
+    assert '"StatelessIf" -> "StatelessIf/cond_true/capture_x" [lhead=' in dot
+    assert dot.count("{") == dot.count("}") and "compound=true;" in dot

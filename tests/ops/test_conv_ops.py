@@ -427,3 +427,61 @@ ERRORS = [
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- the fast kernels: both routes of Conv2DBackpropInput ------------------------------------
+BACKPROP_INPUT_CASES = [
+    # y shape, filter shape, output_shape, strides, padding, dilations
+    ((2, 5, 4, 2), (3, 3, 3, 2), (2, 5, 4, 3), 1, "SAME", 1),     # C >= O: as a convolution
+    ((2, 5, 4, 4), (3, 2, 2, 4), (2, 5, 4, 2), 1, "SAME", 1),     # C < O: col2im
+    ((1, 3, 4, 2), (3, 3, 3, 2), (1, 7, 6, 3), 1, "VALID", [2, 1]),
+    ((1, 3, 4, 2), (3, 3, 1, 2), (1, 7, 6, 1), 1, "VALID", [2, 1]),
+    # padding larger than the kernel span: some outputs saw only padding (dy is cropped)
+    ((1, 6, 9, 1), (2, 2, 2, 1), (1, 3, 3, 2), 1, [[0, 0], [3, 1], [4, 3], [0, 0]], 1),
+    ((1, 6, 9, 3), (2, 2, 2, 3), (1, 3, 3, 2), 1, [[0, 0], [3, 1], [4, 3], [0, 0]], 1),
+]
+
+
+@pytest.mark.parametrize("ys, fs, out_shape, strides, padding, dilations", BACKPROP_INPUT_CASES)
+def test_backprop_input_routes_match_scatter_reference(ys, fs, out_shape, strides, padding,
+                                                       dilations):
+    y, f = arrays(ys, seed=51), arrays(fs, seed=52)
+    got = tf.nn.conv2d_transpose(y, f, out_shape, strides, padding, dilations=dilations)
+    expected = ref_conv_transpose(y, f, out_shape, two(strides), padding, two(dilations))
+    np.testing.assert_allclose(got.numpy(), expected, atol=1e-10)
+
+
+@pytest.mark.parametrize("xs, fs, strides, padding", [
+    ((2, 5, 6, 4), (3, 3, 2, 2), 1, "SAME"),     # 2 groups, C >= O: as a convolution
+    ((2, 5, 6, 4), (3, 3, 2, 6), 1, "SAME"),     # 2 groups, C < O: col2im
+    ((1, 6, 5, 6), (2, 3, 2, 9), 2, "VALID"),    # 3 groups, strided
+    ((1, 4, 3, 3, 2), (2, 2, 2, 2, 3), 1, "SAME"),  # 3-D, C < O
+])
+def test_backprop_ops_are_adjoints_of_the_convolution(xs, fs, strides, padding):
+    # <dx(dy), z> == <dy, conv(z)> and <df(x, dy), g> == <dy, conv(x, g)>: the defining
+    # property of both gradient ops, for grouped and 3-D convolutions too.
+    family = CONV2D_FAMILY if len(xs) == 4 else CONV3D_FAMILY
+    r = len(xs) - 2
+    attrs = {"strides": (1,) + (strides,) * r + (1,), "padding": padding,
+             "explicit_paddings": (), "dilations": (1,) * (r + 2)}
+    x, f, z, g = arrays(xs, seed=53), arrays(fs, seed=54), arrays(xs, seed=55), arrays(fs, seed=56)
+    dy = arrays(family.forward(tf.constant(x), tf.constant(f), attrs).shape.as_list(), seed=57)
+    dx = family.input_grad(list(xs), tf.constant(f), tf.constant(dy), attrs).numpy()
+    conv_z = family.forward(tf.constant(z), tf.constant(f), attrs).numpy()
+    np.testing.assert_allclose(np.sum(dx * z), np.sum(dy * conv_z))
+    df = family.filter_grad(tf.constant(x), list(fs), tf.constant(dy), attrs).numpy()
+    conv_g = family.forward(tf.constant(x), tf.constant(g), attrs).numpy()
+    np.testing.assert_allclose(np.sum(df * g), np.sum(dy * conv_g))
+
+
+def test_conv_gradients_are_identical_in_eager_and_graph_mode():
+    x, f = tf.constant(arrays((2, 6, 6, 3), seed=58)), tf.constant(arrays((3, 3, 3, 4), seed=59))
+
+    def grads(x, f):
+        with tf.GradientTape() as tape:
+            tape.watch([x, f])
+            y = tf.reduce_sum(tf.nn.relu(tf.nn.conv2d(x, f, 1, "SAME")) ** 2)
+        return tape.gradient(y, [x, f])
+
+    for eager, graph in zip(grads(x, f), tf.function(grads)(x, f)):
+        np.testing.assert_array_equal(eager.numpy(), graph.numpy())

@@ -3,7 +3,7 @@ against loop references; shapes, tie-breaking and messages verified with TensorF
 import numpy as np
 import pytest
 from gradcheck import check_grads
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import arrays
 
@@ -395,3 +395,62 @@ def test_max_pool_gradient_inside_tf_function_recomputes_positions():
         graph = tf.function(lambda v, pool=pool: grad_of(pool, v), autograph=False)(value)
         np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-6)
         assert np.count_nonzero(eager.numpy()) > 0
+
+
+# --- the fast tap-loop kernels ---------------------------------------------------------------
+def test_max_pool_skips_nan_like_tensorflow():
+    # verified against TF 2.21: a NaN never wins a window (the kernel keeps v > max only).
+    x = np.array([1, np.nan, 3, 0, 5, np.nan, 2, 7], np.float32).reshape(1, 1, 8, 1)
+    np.testing.assert_array_equal(tf.nn.max_pool2d(x, [1, 2], [1, 2], "VALID").numpy().ravel(),
+                                  [1, 3, 5, 7])
+    np.testing.assert_array_equal(tf.nn.max_pool2d(x, [1, 3], 1, "VALID").numpy().ravel(),
+                                  [3, 3, 5, 5, 5, 7])
+    _, argmax = tf.nn.max_pool_with_argmax(x, [1, 2], [1, 2], "VALID")
+    np.testing.assert_array_equal(argmax.numpy().ravel(), [0, 2, 4, 7])
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.max_pool2d(xt, [1, 2], [1, 2], "VALID")
+    np.testing.assert_array_equal(tape.gradient(y, xt).numpy().ravel(), [1, 0, 1, 0, 1, 0, 0, 1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.sampled_from([2, 3]),
+       st.sampled_from(["SAME", "VALID"]), st.integers(0, 1000))
+def test_max_pool_positions_match_first_maximum_reference(kh, kw, s, r, padding, seed):
+    # Small integers make many ties: the first maximum (row-major over the window) wins.
+    k = [kh, kw, 2][:r]
+    x = np.random.default_rng(seed).integers(-2, 2, (2, *([4] * r), 2)).astype(np.float64)
+    y, where = (tf.nn.max_pool_with_argmax(x, k, s, padding, include_batch_in_index=True)
+                if r == 2 else (None, None))
+    pooled = tf.nn.max_pool(x, k, s, padding).numpy()
+    np.testing.assert_array_equal(pooled, ref_pool(x, k, [s] * r, padding, "MAX"))
+    if r == 2:
+        flat = x.reshape(-1)[where.numpy().ravel()]
+        np.testing.assert_array_equal(flat, y.numpy().ravel())
+        first = _first_max_positions(x, k, s, padding)
+        np.testing.assert_array_equal(where.numpy().ravel(), first)
+
+
+def _first_max_positions(x, k, s, padding):
+    """Loop reference: flat index of the first in-image maximum of every 2-D window."""
+    n_, h, w, c = x.shape
+    top = same_pads(h, k[0], s) if padding == "SAME" else 0
+    left = same_pads(w, k[1], s) if padding == "SAME" else 0
+    oh = -(-h // s) if padding == "SAME" else (h - k[0]) // s + 1
+    ow = -(-w // s) if padding == "SAME" else (w - k[1]) // s + 1
+    result = []
+    for n, i, j, ch in np.ndindex(n_, oh, ow, c):
+        best = None
+        for a, b in np.ndindex(*k):
+            row, col = i * s - top + a, j * s - left + b
+            if 0 <= row < h and 0 <= col < w and (best is None or x[n, row, col, ch] > best[0]):
+                best = (x[n, row, col, ch], ((n * h + row) * w + col) * c + ch)
+        result.append(best[1])
+    return result
+
+
+def test_avg_pool_tap_loop_matches_reference_with_dilated_windows():
+    x = arrays((2, 7, 6, 3), seed=5)
+    got = tf.nn.pool(x, [2, 3], "AVG", strides=None, padding="VALID", dilations=[2, 1])
+    np.testing.assert_allclose(got.numpy(), ref_pool(x, [2, 3], [1, 1], "VALID", "AVG", [2, 1]))

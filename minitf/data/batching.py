@@ -1,0 +1,227 @@
+"""`batch`, `padded_batch`, `unbatch` and `window`.
+
+`batch` stacks consecutive elements along a new first axis. Because the last
+batch may be short, the batch dimension is unknown (None) in `element_spec`
+unless `drop_remainder=True`:
+
+>>> import minitf as tf
+>>> tf.data.Dataset.range(7).batch(3).element_spec
+TensorSpec(shape=(None,), dtype=tf.int64, name=None)
+>>> [b.shape for b in tf.data.Dataset.range(7).batch(3)]
+[TensorShape([3]), TensorShape([3]), TensorShape([1])]
+"""
+import numpy as np
+
+from ..framework import errors
+from ..framework.function import TensorSpec
+from ..framework.tensor import EagerTensor
+from ..framework.tensor_shape import TensorShape
+from .dataset_ops import Dataset
+from .sources import _VariantDataset, static_int
+from .structure import (DatasetSpec, batched_spec, flatten, map_structure, pack,
+                        unbatched_spec)
+
+
+def _positive(value, message, op):
+    n = static_int(value)
+    if n is not None and n <= 0:
+        raise errors.InvalidArgumentError(None, op, f"{message} [Op:{op}]")
+    return n
+
+
+def _batched_count(n, size, drop_remainder):
+    if n < 0 or size is None:
+        return n if n < 0 else -2
+    return n // size if drop_remainder else -(-n // size)
+
+
+def _collect(source, size):
+    batch = []
+    for element in source:
+        batch.append(element)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class _BatchDataset(Dataset):
+    """Stack `batch_size` elements (the last batch may be short)."""
+
+    def __init__(self, dataset, batch_size, drop_remainder):
+        self._input = dataset
+        self._size = _positive(batch_size, "Batch size must be greater than zero.",
+                               "BatchDatasetV2")
+        self._drop = bool(drop_remainder)
+        dim = self._size if self._drop else None
+        self._element_spec = map_structure(lambda s: batched_spec(s, dim),
+                                           dataset.element_spec)
+
+    def _cardinality(self):
+        return _batched_count(self._input._cardinality(), self._size, self._drop)
+
+    def _generate(self):
+        for batch in _collect(self._input._iterate(), self._size):
+            if self._drop and len(batch) < self._size:
+                return
+            yield _stack(batch)
+
+
+def _stack(batch):
+    columns = zip(*[[t._value for t in flatten(e)] for e in batch])
+    stacked = []
+    for component, arrays in enumerate(columns):
+        first = arrays[0].shape
+        for i, a in enumerate(arrays):
+            if a.shape != first:
+                raise errors.InvalidArgumentError(
+                    None, "IteratorGetNext",
+                    f"Cannot batch tensors with different shapes in component {component}. "
+                    f"First element had shape {list(first)} and element {i} had shape "
+                    f"{list(a.shape)}. [Op:IteratorGetNext] Use padded_batch to pad "
+                    "elements of different lengths to a common shape.")
+        stacked.append(EagerTensor(np.stack(arrays)))
+    return pack(batch[0], stacked)
+
+
+class _PaddedBatchDataset(Dataset):
+    """Batch elements of different shapes, padding them with `padding_values`."""
+
+    def __init__(self, dataset, batch_size, padded_shapes, padding_values, drop_remainder):
+        self._input = dataset
+        self._size = _positive(batch_size, "Batch size must be greater than zero.",
+                               "PaddedBatchDatasetV2")
+        self._drop = bool(drop_remainder)
+        specs = flatten(dataset.element_spec)
+        self._shapes = self._padded_shapes(specs, padded_shapes)
+        self._values = self._padding_values(specs, padding_values)
+        dim = self._size if self._drop else None
+        self._element_spec = pack(dataset.element_spec, [
+            TensorSpec([dim] + list(shape), s.dtype) for s, shape in zip(specs, self._shapes)])
+
+    def _padded_shapes(self, specs, padded_shapes):
+        if padded_shapes is None:
+            for i, s in enumerate(specs):
+                if s.shape.rank is None:
+                    raise ValueError("You must provide `padded_shapes` argument because "
+                                     f"component {i} has unknown rank.")
+            return [s.shape for s in specs]
+        given = flatten(padded_shapes) if isinstance(padded_shapes, (dict, tuple)) else \
+            [padded_shapes]
+        shapes = []
+        for s, shape in zip(specs, given):
+            shape = TensorShape([None if d is not None and int(d) == -1 else d
+                                 for d in (shape if not isinstance(shape, TensorShape)
+                                           else shape.as_list())])
+            if not shape.is_compatible_with(s.shape):
+                raise ValueError(f"The padded shape {shape} is not compatible with the shape "
+                                 f"{s.shape} of the corresponding input component.")
+            shapes.append(shape)
+        return shapes
+
+    def _padding_values(self, specs, padding_values):
+        if padding_values is None:
+            return [b"" if s.dtype.name == "string" else 0 for s in specs]
+        given = flatten(padding_values)
+        if len(given) == 1 and len(specs) > 1:
+            given = given * len(specs)
+        return [np.asarray(getattr(v, "_value", v)) for v in given]
+
+    def _cardinality(self):
+        return _batched_count(self._input._cardinality(), self._size, self._drop)
+
+    def _generate(self):
+        for batch in _collect(self._input._iterate(), self._size):
+            if self._drop and len(batch) < self._size:
+                return
+            columns = zip(*[[t._value for t in flatten(e)] for e in batch])
+            padded = [EagerTensor(self._pad(list(arrays), shape, value))
+                      for arrays, shape, value in zip(columns, self._shapes, self._values)]
+            yield pack(batch[0], padded)
+
+    @staticmethod
+    def _pad(arrays, shape, value):
+        target = [d if d is not None else max(a.shape[i] for a in arrays)
+                  for i, d in enumerate(shape)]
+        out = np.full([len(arrays)] + target, value, dtype=arrays[0].dtype)
+        for i, a in enumerate(arrays):
+            if any(n > t for n, t in zip(a.shape, target)):
+                raise errors.DataLossError(
+                    None, "IteratorGetNext",
+                    "Attempted to pad to a smaller size than the input element. "
+                    f"[Op:IteratorGetNext] Element {i} of the batch has shape "
+                    f"{list(a.shape)} but padded_shapes asks for {target}.")
+            out[(i,) + tuple(slice(0, n) for n in a.shape)] = a
+        return out
+
+
+class _UnbatchDataset(Dataset):
+    """Split each element along its first axis."""
+
+    def __init__(self, dataset):
+        self._input = dataset
+        self._element_spec = map_structure(unbatched_spec, dataset.element_spec)
+
+    def _generate(self):
+        for element in self._input._iterate():
+            arrays = [t._value for t in flatten(element)]
+            sizes = [a.shape[0] for a in arrays]
+            for i, n in enumerate(sizes):
+                if n != sizes[0]:
+                    raise errors.InvalidArgumentError(
+                        None, "IteratorGetNext",
+                        "Input element must have the same batch size in each component. "
+                        f"Component 0 had size {sizes[0]} but component {i} had size {n}.")
+            for row in range(sizes[0]):
+                yield pack(element, [EagerTensor(a[row, ...]) for a in arrays])
+
+
+class _WindowDataset(Dataset):
+    """Windows of `size` elements, `shift` apart, taking every `stride`-th element."""
+
+    def __init__(self, dataset, size, shift, stride, drop_remainder):
+        self._input = dataset
+        self._size = _positive(size, "Window size must be greater than zero.", "WindowDataset")
+        shift = size if shift is None else shift
+        self._shift = _positive(shift, "Window shift must be greater than zero.",
+                                "WindowDataset")
+        self._stride = _positive(stride, "Window stride must be greater than zero.",
+                                 "WindowDataset")
+        self._drop = bool(drop_remainder)
+        self._element_spec = map_structure(DatasetSpec, dataset.element_spec)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0:
+            return n
+        if not self._drop:
+            return -(-n // self._shift)
+        need = (self._size - 1) * self._stride + 1
+        return 0 if n < need else (n - need) // self._shift + 1
+
+    def _generate(self):
+        need = (self._size - 1) * self._stride + 1
+        source = self._input._iterate()
+        buffer, exhausted = [], False
+        while True:
+            while not exhausted and len(buffer) < need:
+                try:
+                    buffer.append(next(source))
+                except StopIteration:
+                    exhausted = True
+            if not buffer or self._drop and len(buffer) < need:
+                return
+            yield self._window(buffer[0:need:self._stride])
+            skip = self._shift - len(buffer)
+            del buffer[:self._shift]
+            for _ in range(max(0, skip)):
+                if next(source, None) is None:
+                    exhausted = True
+                    break
+
+    def _window(self, elements):
+        specs = flatten(self._input.element_spec)
+        columns = list(zip(*[flatten(e) for e in elements]))
+        return pack(self._input.element_spec, [
+            _VariantDataset(spec, list(column)) for spec, column in zip(specs, columns)])

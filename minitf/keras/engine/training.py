@@ -1,0 +1,125 @@
+"""`tf.keras.Model`: a layer that is also the unit you train, save and summarize.
+
+There are three ways to make one, and all three give a `Model`:
+
+* `tf.keras.Sequential([...])`: a stack of layers (engine/sequential.py);
+* `tf.keras.Model(inputs, outputs)`: the functional API, a graph of layers
+  built by calling them on `tf.keras.Input`s (engine/functional.py);
+* subclassing: define layers in `__init__` and the computation in `call`.
+
+>>> import minitf as tf
+>>> class TwoLayers(tf.keras.Model):
+...     def __init__(self):
+...         super().__init__()
+...         self.hidden = tf.keras.layers.Dense(4, activation="relu")
+...         self.out = tf.keras.layers.Dense(1)
+...     def call(self, x, training=None):
+...         return self.out(self.hidden(x))
+>>> model = TwoLayers()
+>>> model(tf.ones([2, 3])).shape
+TensorShape([2, 1])
+>>> [layer.name.split("_")[0] for layer in model.layers], model.count_params()
+(['dense', 'dense'], 21)
+
+Training (`compile`, `fit`, `evaluate`, `predict`, ...) is added to this
+class by the training helpers in this package; this file holds what every
+model has: its layers, `summary()`, and weights in and out of files.
+"""
+from ...framework.tf_export import tf_export
+from .. import backend
+from . import saving, summary
+from .base_layer import Layer
+
+
+def _is_functional_call(args, kwargs):
+    return ("inputs" in kwargs and "outputs" in kwargs) or len(args) == 2 or (
+        len(args) == 1 and "outputs" in kwargs)
+
+
+@tf_export("keras.Model", "keras.models.Model")
+class Model(Layer):
+    """A layer with training and saving: subclass it, or call `Model(inputs, outputs)`."""
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and _is_functional_call(args, kwargs):
+            from .functional import Functional
+            return Functional.__new__(Functional)
+        return super().__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        if _is_functional_call(args, kwargs) and type(self) is Model:
+            raise TypeError("Model(inputs, outputs) is handled by Functional.")
+        name = kwargs.pop("name", None)
+        super().__init__(name=name or backend.unique_name(_default_name(self)), **kwargs)
+        self.compiled = False
+        self.optimizer = None
+        self.stop_training = False
+        self.history = None
+
+    @property
+    def layers(self):
+        """The model's direct sublayers, in the order they were added or assigned."""
+        return list(self._layers)
+
+    def get_layer(self, name=None, index=None):
+        """A sublayer by `name` or by position `index` in `layers`."""
+        if index is not None and name is not None:
+            raise ValueError("Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[layer.name for layer in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    def call(self, *args, **kwargs):
+        raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
+                                  "method implemented. A subclassed model computes its "
+                                  "output in `call(self, inputs, training=None)`.")
+
+    def build(self, input_shape):
+        """Create every weight by tracing `call` once on a placeholder of `input_shape`."""
+        if type(self).call is Model.call:
+            raise ValueError("You cannot build your model by calling `build` if your layers "
+                             "do not support float type inputs. A model without `call` "
+                             "cannot be built.")
+        from .base_layer import _placeholder_structure, trace_output_spec
+        trace_output_spec(self, (_placeholder_structure(input_shape, self),), {})
+        self.built = True
+
+    build._is_default = True  # a first real call builds the sublayers itself
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Print a table of the layers, their output shapes and parameter counts."""
+        text = summary.summary_text(self, line_length=line_length, positions=positions,
+                                    show_trainable=show_trainable)
+        if print_fn is None:
+            print(text, end="")
+        else:
+            print_fn(text)
+
+    def save_weights(self, filepath, overwrite=True):
+        """Write every weight to `filepath` (a NumPy `.weights.npz` file)."""
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Read weights written by `save_weights` into this (built) model."""
+        saving.load_weights(self, filepath, skip_mismatch)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("dtype", None)
+        return config
+
+
+def _default_name(model):
+    from ...module import camel_to_snake
+    return camel_to_snake(type(model).__name__)

@@ -1,0 +1,368 @@
+"""`tf.keras.initializers`: the starting values of weights.
+
+An initializer is called with a shape and a dtype and returns a tensor:
+
+>>> import minitf as tf
+>>> tf.keras.initializers.Constant(0.5)(shape=(2,))
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+
+Random initializers draw with the stateless random ops from a seed pair
+fixed when the initializer is made, so one initializer returns the same
+values on every call (as in Keras 3). With `seed=None` that pair comes from
+`tf.random`'s global seed, so `tf.random.set_seed(s)` before building a
+model makes its weights reproducible:
+
+>>> tf.random.set_seed(1); a = tf.keras.initializers.GlorotUniform()((2, 2))
+>>> tf.random.set_seed(1); b = tf.keras.initializers.GlorotUniform()((2, 2))
+>>> bool(tf.reduce_all(a == b))
+True
+
+The variance-scaling family (Glorot, He, LeCun) picks the spread from the
+weight's fan-in and fan-out, so that activations keep their variance from
+layer to layer: `stddev = sqrt(scale / n)`, n = fan_in, fan_out or their mean.
+minitf's random numbers differ from TensorFlow's (a different generator);
+the distributions and their parameters are TF's.
+"""
+import math
+import random
+
+import minitf as tf
+
+from ..framework import dtypes
+from ..framework.tf_export import tf_export
+from ..ops import random_ops
+from . import serialization
+
+_MODULE = "keras.initializers"
+
+
+def _dtype(dtype):
+    return dtypes.as_dtype(dtype or "float32")
+
+
+@tf_export("keras.initializers.Initializer")
+class Initializer:
+    """Base class: subclasses implement `__call__(shape, dtype=None)`."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        raise NotImplementedError(f"Initializer subclasses must implement the `__call__()` "
+                                  f"method. Received: initializer={self}")
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def clone(self):
+        return self.__class__.from_config(self.get_config())
+
+
+@tf_export("keras.initializers.Zeros", "keras.initializers.zeros")
+class Zeros(Initializer):
+    """All zeros (the default for biases).
+
+    >>> tf.keras.initializers.Zeros()((2,))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 0.], dtype=float32)>
+    """
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.zeros(shape, _dtype(dtype))
+
+
+@tf_export("keras.initializers.Ones", "keras.initializers.ones")
+class Ones(Initializer):
+    """All ones (the default for BatchNormalization's gamma).
+
+    >>> tf.keras.initializers.Ones()((2,))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
+    """
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.ones(shape, _dtype(dtype))
+
+
+@tf_export("keras.initializers.Constant", "keras.initializers.constant")
+class Constant(Initializer):
+    """Every entry equal to `value`."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.fill(list(shape), tf.cast(self.value, _dtype(dtype)))
+
+    def get_config(self):
+        return {"value": self.value}
+
+
+@tf_export("keras.initializers.Identity", "keras.initializers.identity",
+           "keras.initializers.IdentityInitializer")
+class Identity(Initializer):
+    """`gain` times the identity matrix (2-D shapes only).
+
+    >>> tf.keras.initializers.Identity()((2, 3)).numpy()
+    array([[1., 0., 0.],
+           [0., 1., 0.]], dtype=float32)
+    """
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        return tf.eye(shape[0], shape[1], dtype=_dtype(dtype)) * self.gain
+
+    def get_config(self):
+        return {"gain": self.gain}
+
+
+class RandomInitializer(Initializer):
+    """An initializer with a `seed`: an int, or None for one drawn from `tf.random`'s seed."""
+
+    def __init__(self, seed=None):
+        if seed is not None and not isinstance(seed, int):
+            raise ValueError("`seed` argument should be an instance of `keras.random."
+                             f"SeedGenerator()` or an integer. Received: seed={seed}")
+        self.seed = seed
+        self._seed_pair = [0, seed] if seed is not None else _fresh_seed_pair()
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+def _fresh_seed_pair():
+    """A seed pair from tf.random's global seed (or from Python's random if none is set)."""
+    seed, seed2 = random_ops.get_seed(None)
+    if seed is None:
+        return [random.randint(1, 10**9), random.randint(1, 10**9)]
+    return [seed, seed2]
+
+
+@tf_export("keras.initializers.RandomNormal", "keras.initializers.random_normal")
+class RandomNormal(RandomInitializer):
+    """Normal draws with `mean` and `stddev` (default 0.0 and 0.05)."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.random.stateless_normal(shape, self._seed_pair, self.mean, self.stddev,
+                                           _dtype(dtype))
+
+    def get_config(self):
+        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
+
+
+@tf_export("keras.initializers.RandomUniform", "keras.initializers.random_uniform")
+class RandomUniform(RandomInitializer):
+    """Uniform draws in [minval, maxval) (default -0.05 and 0.05)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.random.stateless_uniform(shape, self._seed_pair, self.minval, self.maxval,
+                                            _dtype(dtype))
+
+    def get_config(self):
+        return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
+
+
+@tf_export("keras.initializers.TruncatedNormal", "keras.initializers.truncated_normal")
+class TruncatedNormal(RandomInitializer):
+    """Normal draws redrawn when more than two standard deviations from the mean."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.random.stateless_truncated_normal(shape, self._seed_pair, self.mean,
+                                                     self.stddev, _dtype(dtype))
+
+    def get_config(self):
+        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
+
+
+def compute_fans(shape):
+    """(fan_in, fan_out) of a weight shape; for conv kernels the receptive field counts.
+
+    >>> compute_fans((3, 3, 16, 32))
+    (144, 288)
+    """
+    shape = tuple(shape)
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive_field = math.prod(shape[:-2])
+    return shape[-2] * receptive_field, shape[-1] * receptive_field
+
+
+@tf_export("keras.initializers.VarianceScaling", "keras.initializers.variance_scaling")
+class VarianceScaling(RandomInitializer):
+    """Draws scaled to the weight's fans: `scale / n`, n by `mode`, shape by `distribution`.
+
+    mode: 'fan_in', 'fan_out' or 'fan_avg'. distribution: 'truncated_normal'
+    (stddev divided by .8796..., the stddev of a standard normal truncated at
+    +-2), 'untruncated_normal' or 'uniform' (limit sqrt(3 * scale / n)).
+    """
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        if scale <= 0.0:
+            raise ValueError("Argument `scale` must be positive float. "
+                             f"Received: scale={scale}")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError("Invalid `mode` argument: expected one of {'fan_in', 'fan_out', "
+                             f"'fan_avg'}}. Received: mode={mode}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError("Invalid `distribution` argument: expected one of {'uniform', "
+                             "'truncated_normal', 'untruncated_normal'}. "
+                             f"Received: distribution={distribution}")
+        super().__init__(seed)
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        fan_in, fan_out = compute_fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
+        scale = self.scale / max(1.0, n[self.mode])
+        dtype = _dtype(dtype)
+        if self.distribution == "truncated_normal":
+            stddev = math.sqrt(scale) / 0.87962566103423978
+            return tf.random.stateless_truncated_normal(shape, self._seed_pair, 0.0, stddev,
+                                                         dtype)
+        if self.distribution == "untruncated_normal":
+            return tf.random.stateless_normal(shape, self._seed_pair, 0.0, math.sqrt(scale),
+                                               dtype)
+        limit = math.sqrt(3.0 * scale)
+        return tf.random.stateless_uniform(shape, self._seed_pair, -limit, limit, dtype)
+
+    def get_config(self):
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "seed": self.seed}
+
+
+def _variance_scaling(class_name, scale, mode, distribution, doc, *names):
+    """Declare a named VarianceScaling preset (GlorotUniform, HeNormal, ...)."""
+
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+    cls = type(class_name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
+                                                 "__doc__": doc, "__module__": __name__})
+    return tf_export(*names)(cls)
+
+
+GlorotUniform = _variance_scaling(
+    "GlorotUniform", 1.0, "fan_avg", "uniform",
+    "Uniform in +-sqrt(6 / (fan_in + fan_out)): Dense's default kernel initializer.",
+    "keras.initializers.GlorotUniform", "keras.initializers.glorot_uniform")
+GlorotNormal = _variance_scaling(
+    "GlorotNormal", 1.0, "fan_avg", "truncated_normal",
+    "Truncated normal with stddev sqrt(2 / (fan_in + fan_out)).",
+    "keras.initializers.GlorotNormal", "keras.initializers.glorot_normal")
+HeNormal = _variance_scaling(
+    "HeNormal", 2.0, "fan_in", "truncated_normal",
+    "Truncated normal with stddev sqrt(2 / fan_in): for ReLU layers.",
+    "keras.initializers.HeNormal", "keras.initializers.he_normal")
+HeUniform = _variance_scaling(
+    "HeUniform", 2.0, "fan_in", "uniform", "Uniform in +-sqrt(6 / fan_in).",
+    "keras.initializers.HeUniform", "keras.initializers.he_uniform")
+LecunNormal = _variance_scaling(
+    "LecunNormal", 1.0, "fan_in", "truncated_normal",
+    "Truncated normal with stddev sqrt(1 / fan_in): for SELU networks.",
+    "keras.initializers.LecunNormal", "keras.initializers.lecun_normal")
+LecunUniform = _variance_scaling(
+    "LecunUniform", 1.0, "fan_in", "uniform", "Uniform in +-sqrt(3 / fan_in).",
+    "keras.initializers.LecunUniform", "keras.initializers.lecun_uniform")
+
+
+@tf_export("keras.initializers.Orthogonal", "keras.initializers.orthogonal",
+           "keras.initializers.OrthogonalInitializer")
+class Orthogonal(RandomInitializer):
+    """An orthogonal matrix (rows or columns orthonormal) times `gain`, from the QR
+    decomposition of a normal draw; shapes above rank 2 are flattened to
+    (prod(shape[:-1]), shape[-1]).
+
+    >>> q = tf.keras.initializers.Orthogonal(seed=1)((3, 3))
+    >>> bool(tf.reduce_all(tf.abs(tf.matmul(q, q, transpose_a=True) - tf.eye(3)) < 1e-5))
+    True
+    """
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        dtype = _dtype(dtype)
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        flat = (max(rows, cols), min(rows, cols))
+        a = tf.random.stateless_normal(flat, self._seed_pair, dtype=dtype)
+        q, r = tf.linalg.qr(a, full_matrices=False)
+        q = q * tf.sign(tf.linalg.diag_part(r))  # makes Q unique (and uniformly distributed)
+        if rows < cols:
+            q = tf.transpose(q)
+        return self.gain * tf.reshape(q, shape)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
+
+
+_ALL = {cls.__name__: cls for cls in (
+    Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform, TruncatedNormal,
+    VarianceScaling, GlorotUniform, GlorotNormal, HeNormal, HeUniform, LecunNormal,
+    LecunUniform, Orthogonal)}
+_ALIASES = {"zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Identity,
+            "random_normal": RandomNormal, "random_uniform": RandomUniform,
+            "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
+            "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
+            "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal,
+            "lecun_uniform": LecunUniform, "orthogonal": Orthogonal, "uniform": RandomUniform,
+            "normal": RandomNormal, "one": Ones, "zero": Zeros,
+            "IdentityInitializer": Identity, "OrthogonalInitializer": Orthogonal}
+
+
+@tf_export("keras.initializers.serialize")
+def serialize(initializer):
+    """The Keras 3 config dict of an initializer."""
+    return serialization.serialize_keras_object(initializer, _MODULE)
+
+
+@tf_export("keras.initializers.deserialize")
+def deserialize(config, custom_objects=None):
+    """An initializer from `serialize`'s dict (or from its class name)."""
+    return serialization.deserialize_keras_object(config, {**_ALL, **_ALIASES}, "initializer",
+                                                  custom_objects)
+
+
+@tf_export("keras.initializers.get")
+def get(identifier):
+    """An initializer from a name ('glorot_uniform'), a config dict, an instance or a callable.
+
+    >>> type(tf.keras.initializers.get("he_normal")).__name__
+    'HeNormal'
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier() if isinstance(identifier, type) else identifier
+    raise ValueError(f"Could not interpret initializer identifier: {identifier}")

@@ -1,0 +1,1 @@
+"""`tf.keras.layers`: one module per family (core, regularization, normalization, merge, ...)."""

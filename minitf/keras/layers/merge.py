@@ -1,0 +1,210 @@
+"""Merge layers: combine a list of tensors into one (Add, Subtract, Multiply, Average,
+Maximum, Minimum, Concatenate), plus the functional shortcuts `add`, `concatenate`, ...
+
+The element-wise ones need shapes that broadcast (checked without the batch
+axis when the layer is built); Concatenate needs equal shapes except along
+`axis`. A residual connection is `Add()([x, f(x)])`:
+
+>>> import minitf as tf
+>>> x = tf.keras.Input((4,))
+>>> y = tf.keras.layers.Add()([x, tf.keras.layers.Dense(4)(x)])
+>>> y.shape
+(None, 4)
+>>> tf.keras.layers.Concatenate()([tf.ones([2, 3]), tf.zeros([2, 1])]).shape
+TensorShape([2, 4])
+"""
+import functools
+
+import minitf as tf
+
+from ...framework.tf_export import tf_export
+from ..engine.base_layer import Layer
+
+_HINT = (" Element-wise merges need shapes that match or broadcast (size 1) after the "
+         "batch axis.")
+
+
+class Merge(Layer):
+    """Base class of the element-wise merge layers: `_merge_function(list) -> tensor`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+
+    def _merge_function(self, inputs):
+        raise NotImplementedError
+
+    @staticmethod
+    def _elementwise_shape(shape1, shape2):
+        """The broadcast of two shapes (without batch axes), or Keras's ValueError."""
+        if None in (shape1, shape2):
+            return None
+        if len(shape1) < len(shape2):
+            return Merge._elementwise_shape(shape2, shape1)
+        if not shape2:
+            return shape1
+        output = list(shape1[:-len(shape2)])
+        for i, j in zip(shape1[-len(shape2):], shape2):
+            if i is None or j is None:
+                output.append(None)
+            elif i == 1:
+                output.append(j)
+            elif j == 1 or i == j:
+                output.append(i)
+            else:
+                raise ValueError("Inputs have incompatible shapes. Received shapes "
+                                 f"{shape1} and {shape2}." + _HINT)
+        return tuple(output)
+
+    def build(self, input_shape):
+        if not isinstance(input_shape, (list, tuple)) or not input_shape or \
+                not isinstance(input_shape[0], (list, tuple)):
+            raise ValueError("A merge layer should be called on a list of inputs. Received: "
+                             f"input_shape={input_shape} (not a list of shapes). Pass the "
+                             "tensors as a list: layer([a, b]).")
+        batch_sizes = {s[0] for s in input_shape if s} - {None}
+        if len(batch_sizes) > 1:
+            raise ValueError("Cannot merge tensors with different batch sizes. Received "
+                             f"tensors with shapes {input_shape}")
+        self.compute_output_shape(input_shape)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        output = input_shape[0][1:] if input_shape[0] is not None else None
+        for shape in input_shape[1:]:
+            output = self._elementwise_shape(output, shape[1:] if shape is not None else None)
+        batch_sizes = {s[0] for s in input_shape if s is not None} - {None}
+        batch = list(batch_sizes)[0] if len(batch_sizes) == 1 else None
+        return None if output is None else (batch,) + tuple(output)
+
+    def call(self, inputs):
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError("A merge layer should be called on a list of inputs. Received: "
+                             f"inputs={inputs} (not a list of tensors)")
+        return self._merge_function(list(inputs))
+
+
+@tf_export("keras.layers.Add")
+class Add(Merge):
+    """The element-wise sum of the inputs."""
+
+    def _merge_function(self, inputs):
+        return functools.reduce(lambda a, b: a + b, inputs)
+
+
+@tf_export("keras.layers.Subtract")
+class Subtract(Merge):
+    """inputs[0] - inputs[1] (exactly two inputs)."""
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if len(input_shape) != 2:
+            raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. "
+                             f"Received: input_shape={input_shape}")
+
+    def _merge_function(self, inputs):
+        if len(inputs) != 2:
+            raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. "
+                             f"Received: inputs={inputs}")
+        return inputs[0] - inputs[1]
+
+
+@tf_export("keras.layers.Multiply")
+class Multiply(Merge):
+    """The element-wise product of the inputs."""
+
+    def _merge_function(self, inputs):
+        return functools.reduce(lambda a, b: a * b, inputs)
+
+
+@tf_export("keras.layers.Average")
+class Average(Merge):
+    """The element-wise mean of the inputs."""
+
+    def _merge_function(self, inputs):
+        return functools.reduce(lambda a, b: a + b, inputs) / len(inputs)
+
+
+@tf_export("keras.layers.Maximum")
+class Maximum(Merge):
+    """The element-wise maximum of the inputs."""
+
+    def _merge_function(self, inputs):
+        return functools.reduce(tf.maximum, inputs)
+
+
+@tf_export("keras.layers.Minimum")
+class Minimum(Merge):
+    """The element-wise minimum of the inputs."""
+
+    def _merge_function(self, inputs):
+        return functools.reduce(tf.minimum, inputs)
+
+
+@tf_export("keras.layers.Concatenate")
+class Concatenate(Merge):
+    """Join the inputs along `axis` (default: the last); other axes must match."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def build(self, input_shape):
+        if not isinstance(input_shape, (list, tuple)) or len(input_shape) < 1 or \
+                not isinstance(input_shape[0], (list, tuple)):
+            raise ValueError("A `Concatenate` layer should be called on a list of at least 1 "
+                             f"input. Received: input_shape={input_shape}")
+        ranks = {len(s) for s in input_shape}
+        message = ("A `Concatenate` layer requires inputs with matching shapes except for "
+                   f"the concatenation axis. Received: input_shape={list(input_shape)}. "
+                   "Every other axis (the batch axis too) must have the same size.")
+        if len(ranks) != 1:
+            raise ValueError(message)
+        (rank,) = ranks
+        axis = self.axis % rank
+        for i in range(rank):
+            sizes = {s[i] for s in input_shape if s[i] is not None}
+            if i != axis and len(sizes) > 1:
+                raise ValueError(message)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        output = list(input_shape[0])
+        axis = self.axis % len(output)
+        for shape in input_shape[1:]:
+            if output[axis] is None or shape[axis] is None:
+                output[axis] = None
+            else:
+                output[axis] += shape[axis]
+        return tuple(output)
+
+    def _merge_function(self, inputs):
+        return tf.concat(inputs, axis=self.axis)
+
+    def get_config(self):
+        config = super().get_config()
+        config["axis"] = self.axis
+        return config
+
+
+def _functional(layer_class, doc, *names):
+    def merge(inputs, **kwargs):
+        return layer_class(**kwargs)(inputs)
+
+    merge.__name__ = names[0].rsplit(".", 1)[1]
+    merge.__doc__ = doc
+    return tf_export(*names)(merge)
+
+
+add = _functional(Add, "`Add()(inputs)`.", "keras.layers.add")
+subtract = _functional(Subtract, "`Subtract()(inputs)`.", "keras.layers.subtract")
+multiply = _functional(Multiply, "`Multiply()(inputs)`.", "keras.layers.multiply")
+average = _functional(Average, "`Average()(inputs)`.", "keras.layers.average")
+maximum = _functional(Maximum, "`Maximum()(inputs)`.", "keras.layers.maximum")
+minimum = _functional(Minimum, "`Minimum()(inputs)`.", "keras.layers.minimum")
+
+
+@tf_export("keras.layers.concatenate")
+def concatenate(inputs, axis=-1, **kwargs):
+    """`Concatenate(axis)(inputs)`."""
+    return Concatenate(axis=axis, **kwargs)(inputs)

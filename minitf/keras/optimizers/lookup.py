@@ -1,0 +1,70 @@
+"""`tf.keras.optimizers.get`: an optimizer from a string, a config dict or an instance.
+
+>>> import minitf as tf
+>>> type(tf.keras.optimizers.get("adam")).__name__
+'Adam'
+>>> tf.keras.optimizers.get("sgd").get_config()["learning_rate"]
+0.009999999776482582
+"""
+from ...framework.tf_export import tf_export
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamax import Adamax
+from .adamw import AdamW
+from .ftrl import Ftrl
+from .lion import Lion
+from .nadam import Nadam
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+ALL_OPTIMIZERS = {c.__name__.lower(): c for c in (Adadelta, Adagrad, Adam, Adamax, AdamW,
+                                                  Ftrl, Lion, Nadam, RMSprop, SGD)}
+
+
+@tf_export("keras.optimizers.serialize", "optimizers.serialize")
+def serialize(optimizer):
+    """An optimizer as `{"class_name": ..., "config": ...}` (Keras's format).
+
+    >>> tf.keras.optimizers.serialize(tf.keras.optimizers.SGD())["class_name"]
+    'SGD'
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+@tf_export("keras.optimizers.deserialize", "optimizers.deserialize")
+def deserialize(config, custom_objects=None):
+    """The optimizer a `serialize` dict describes (class names are case-insensitive).
+
+    >>> opt = tf.keras.optimizers.deserialize({"class_name": "Adam", "config": {}})
+    >>> type(opt).__name__, opt.get_config()["beta_1"]
+    ('Adam', 0.9)
+    """
+    custom_objects = custom_objects or {}
+    name = config["class_name"]
+    cls = custom_objects.get(name) or ALL_OPTIMIZERS.get(name.lower())
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer identifier: {name} Known "
+                         f"optimizers: {sorted(c.__name__ for c in ALL_OPTIMIZERS.values())}.")
+    return cls.from_config(config.get("config", {}))
+
+
+@tf_export("keras.optimizers.get", "optimizers.get")
+def get(identifier):
+    """An optimizer instance: from its name ("adam", "RMSprop"), a config dict, or itself.
+
+    >>> type(tf.keras.optimizers.get("RMSprop")).__name__
+    'RMSprop'
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        cls = ALL_OPTIMIZERS.get(identifier.lower())
+        if cls is not None:
+            return cls()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier} Known "
+                     f"optimizers: {sorted(c.__name__ for c in ALL_OPTIMIZERS.values())}.")

@@ -1,0 +1,80 @@
+"""The Binder launch, checked without building an image.
+
+`repo2docker --no-build --debug` renders the Dockerfile mybinder.org would
+build from this repository; the test reads it for the Python version,
+graphviz and the editable install of the checkout. A pip dry run resolves the
+requirements from the package index as a fresh image would.
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BINDER = ROOT / "binder"
+
+
+def repo2docker_executable():
+    found = shutil.which("repo2docker", path=str(Path(sys.executable).parent)) \
+        or shutil.which("repo2docker")
+    assert found, "repo2docker is part of the test extras: pip install -e '.[test]'"
+    return found
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    result = subprocess.run([repo2docker_executable(), "--no-build", "--debug", str(ROOT)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout, result.stderr
+
+
+def test_python_version_is_pinned(rendered):
+    assert (BINDER / "runtime.txt").read_text().strip() == "python-3.11"
+    _, log = rendered
+    assert "python=3.11" in log
+    dockerfile, _ = rendered
+    # repo2docker escapes build-file names ("-2e" is "."); decode them to read the lock file.
+    decoded = re.sub(r"-([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), dockerfile)
+    assert "environment.py-3.11-linux-64.lock" in decoded
+
+
+def test_graphviz_is_installed_with_apt(rendered):
+    dockerfile, _ = rendered
+    assert re.search(r"apt-get install .*\bgraphviz\b", dockerfile)
+
+
+def test_the_checkout_is_installed_with_the_lab_extra(rendered):
+    dockerfile, _ = rendered
+    assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in dockerfile
+    lines = [ln.strip() for ln in (BINDER / "requirements.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    assert lines == ["-e .[lab]"]
+    # The install runs after the repository is copied in, so "." is the checkout.
+    assert dockerfile.index("COPY --chown") < dockerfile.index('-r "binder/requirements.txt"')
+
+
+def test_requirements_resolve_for_a_fresh_image(tmp_path):
+    report = tmp_path / "report.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+         "--report", str(report), "-r", "binder/requirements.txt"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
+    assert {"minitf", "numpy", "jupyterlab", "ipywidgets", "matplotlib", "graphviz"} <= names
+
+
+def test_readme_badge_opens_lesson_01_in_jupyterlab():
+    readme = (ROOT / "README.md").read_text()
+    badge = re.search(r"\[!\[Binder\]\(https://mybinder\.org/badge_logo\.svg\)\]\((\S+)\)", readme)
+    assert badge, "README needs a Binder badge"
+    url = badge.group(1)
+    match = re.fullmatch(r"https://mybinder\.org/v2/gh/[\w.-]+/[\w.-]+/HEAD\?urlpath=lab/tree/"
+                         r"(lessons/01_\w+\.ipynb)", url)
+    assert match, url
+    assert (ROOT / match.group(1)).is_file(), f"the badge opens {match.group(1)}, which is missing"

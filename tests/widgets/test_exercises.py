@@ -1,0 +1,158 @@
+"""widgets.exercises: the self-checks at the end of every lesson exercise."""
+import doctest
+
+import numpy as np
+import pytest
+
+import minitf as tf
+from widgets import exercises
+from widgets.exercises import NOT_ATTEMPTED, check, check_function, difference
+
+
+def printed(capsys):
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answer", [None, ...])
+def test_unattempted_answer_prints_a_reminder_and_does_not_raise(answer, capsys):
+    assert check(answer, tf.zeros([2])) is None
+    assert printed(capsys) == NOT_ATTEMPTED + "\n"
+
+
+@pytest.mark.parametrize("function", [None, ...])
+def test_unattempted_function_prints_a_reminder(function, capsys):
+    check_function(function, tf.square, [tf.constant(2.0)])
+    assert printed(capsys) == NOT_ATTEMPTED + "\n"
+
+
+def test_function_whose_body_is_still_ellipsis_counts_as_unattempted(capsys):
+    def todo(x):
+        ...
+
+    check_function(todo, tf.square, [tf.constant(2.0)])
+    assert printed(capsys) == NOT_ATTEMPTED + "\n"
+
+
+def test_right_answer_prints_a_tick_with_the_label(capsys):
+    check(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]), label="Exercise 2")
+    assert printed(capsys) == "✓ Exercise 2: correct.\n"
+
+
+def test_wrong_shape_is_reported_before_values_with_the_hint(capsys):
+    check(tf.zeros([3, 2]), tf.zeros([2, 3]), hint="Rows come first.")
+    assert printed(capsys) == ("✗ The shape is (3, 2), but it should be (2, 3).\n"
+                               "  Hint: Rows come first.\n")
+
+
+def test_wrong_dtype_is_reported():
+    assert difference(tf.constant([1, 2]), tf.constant([1.0, 2.0])) == (
+        "The dtype is int32, but it should be float32.")
+
+
+def test_wrong_values_show_both_arrays():
+    problem = difference(tf.constant([1.0, 5.0]), tf.constant([1.0, 2.0]))
+    assert problem.startswith("The values differ: got\n")
+    assert "[1. 5.]" in problem and "[1. 2.]" in problem
+
+
+def test_floats_compare_within_tolerance_and_nan_equals_nan():
+    assert difference(tf.constant([0.1 + 1e-9, np.nan]), tf.constant([0.1, np.nan])) is None
+    assert difference(tf.constant([0.1 + 1e-3]), tf.constant([0.1])) is not None
+
+
+def test_integers_and_booleans_compare_exactly():
+    assert difference(tf.constant([True, False]), tf.constant([True, False])) is None
+    assert difference(tf.constant([True, True]), tf.constant([True, False])) is not None
+    assert difference(tf.constant([3]), tf.constant([4])) is not None
+
+
+def test_numpy_array_or_list_where_a_tensor_is_expected_is_explained():
+    assert "a NumPy array, but a tensor is expected" in difference(
+        np.zeros(2, np.float32), tf.zeros([2]))
+    assert "a list, but a tensor is expected" in difference([0.0, 0.0], tf.zeros([2]))
+
+
+def test_variable_is_accepted_where_a_tensor_is_expected():
+    assert difference(tf.Variable([1.0, 2.0]), tf.constant([1.0, 2.0])) is None
+
+
+def test_numpy_expected_accepts_array_like_answers():
+    assert difference([[1, 2], [3, 4]], np.array([[1, 2], [3, 4]])) is None
+    assert difference(tf.constant([1.0, 2.0]), np.array([1.0, 2.0])) is None
+    assert difference([1, 2, 3], np.array([1, 2])).startswith("The shape is (3,)")
+
+
+def test_shapes_compare_as_tuples():
+    assert difference(tf.TensorShape([2, 3]), tf.TensorShape([2, 3])) is None
+    assert difference((2, 3), tf.TensorShape([2, 3])) is None
+    assert difference([3, 2], tf.TensorShape([2, 3])) == (
+        "The shape is (3, 2), but it should be (2, 3).")
+    assert difference(tf.shape(tf.zeros([2, 3])), tf.TensorShape([2, 3])) is None
+
+
+def test_dtypes_compare_by_identity():
+    assert difference(tf.float32, tf.float32) is None
+    assert difference(tf.int32, tf.float32) == "The answer is int32, but it should be float32."
+
+
+def test_numbers_accept_python_numpy_and_scalar_tensors():
+    assert difference(6, 6) is None
+    assert difference(np.float32(0.5), 0.5) is None
+    assert difference(tf.constant(2.5), 2.5) is None
+    assert difference(tf.constant([2.5]), 2.5) == (
+        "The answer has shape (1,); a single number is expected.")
+    assert difference("six", 6) == "The answer is a str, but a number is expected."
+    assert difference(7, 6) == "The answer is 7, but it should be 6."
+
+
+def test_lists_of_tensors_compare_item_by_item():
+    expected = [tf.constant([1, 2]), tf.constant([3])]
+    assert difference([tf.constant([1, 2]), tf.constant([3])], expected) is None
+    assert difference([tf.constant([1, 2])], expected) == (
+        "The answer has 1 items, but it should have 2.")
+    assert difference([tf.constant([1, 2]), tf.constant([4])], expected).startswith(
+        "Item 1: the values differ")
+    assert difference(tf.constant([1, 2]), expected).startswith("The answer is a EagerTensor")
+
+
+def test_strings_and_booleans():
+    assert difference("row-major", "row-major") is None
+    assert difference(False, True) == "The answer is False, but it should be True."
+
+
+def test_a_comparison_that_fails_internally_is_reported_not_raised(capsys):
+    class Weird:
+        numpy = dtype = None
+
+        @property
+        def shape(self):
+            raise RuntimeError("no shape today")
+
+    check(Weird(), tf.zeros([2]))
+    assert printed(capsys) == (
+        "✗ The answer could not be compared: RuntimeError: no shape today\n")
+
+
+def test_check_function_reports_the_first_failing_case(capsys):
+    cases = [tf.constant(1.0), tf.constant([1.0, -2.0])]
+    check_function(lambda x: x * x, tf.square, cases, label="Square")
+    assert printed(capsys) == "✓ Square: correct.\n"
+    check_function(lambda x: x * 2, tf.square, cases, hint="Multiply x by itself.")
+    out = printed(capsys)
+    assert out.startswith("✗ Called with a float32 tensor of shape (): the values differ")
+    assert out.endswith("  Hint: Multiply x by itself.\n")
+
+
+def test_check_function_reports_an_exception_from_the_learners_code(capsys):
+    def broken(x, y):
+        return x + y  # float32 + int32: TF refuses
+
+    check_function(broken, lambda x, y: x, [(tf.constant(1.0), tf.constant(1))])
+    out = printed(capsys)
+    assert out.startswith("✗ Called with a float32 tensor of shape (), a int32 tensor of shape "
+                          "(), your function raised InvalidArgumentError: ")
+
+
+def test_docstring_examples_run():
+    result = doctest.testmod(exercises)
+    assert result.attempted > 0 and result.failed == 0
