@@ -64,28 +64,35 @@ def lab(tmp_path_factory):
     settings.mkdir(parents=True)
     # Render every cell (no virtual scrolling) so the test sees all outputs.
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # No "get notified about Jupyter news?" toast over the screenshots (and no network use).
+    apputils = root / "settings" / "@jupyterlab" / "apputils-extension"
+    apputils.mkdir(parents=True)
+    (apputils / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
     port, token = free_port(), secrets.token_hex(16)
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(root / "settings"),
                JUPYTER_RUNTIME_DIR=str(root / "runtime"), MPLBACKEND="module://matplotlib_inline.backend_inline")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={root / 'lessons'}", "--LabApp.expose_app_in_browser=True"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=root)
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root / 'lessons'}", "--LabApp.expose_app_in_browser=True"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI machines run as root
+        command.append("--allow-root")
+    log = root / "jupyterlab.log"
+    with open(log, "w") as log_file:
+        server = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT, cwd=root)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for_server(base, token, server)
+        wait_for_server(base, token, server, log)
         yield base, token
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def wait_for_server(base, token, server, timeout=90):
+def wait_for_server(base, token, server, log, timeout=90):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited: {server.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"JupyterLab exited: {log.read_text()[-2000:]}")
         try:
             with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
                 return
