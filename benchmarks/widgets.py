@@ -17,6 +17,8 @@ import minitf as tf  # noqa: E402
 from widgets import _render  # noqa: E402
 from widgets.broadcast import BroadcastExplorer  # noqa: E402
 from widgets.graph import PASS_KEYS, GraphExplorer  # noqa: E402
+from widgets.optimizer_race import OptimizerRace  # noqa: E402
+from widgets.pipeline import PipelineTimeline  # noqa: E402
 from widgets.tape import TapeStepper  # noqa: E402
 
 BUDGET_MS = 150.0
@@ -65,9 +67,38 @@ def graph_controls():
         "same signature, new values")
 
 
+def optimizer_race_controls():
+    view = OptimizerRace("rosenbrock")  # 8 optimizers, 100 steps each, precomputed
+    steps = iter(range(10, 10_000))
+    yield "optimizer race: step slider (redraw only)", lambda: view.set_step(
+        next(steps) % 100)
+    yield "optimizer race: optimizer checkbox", lambda: setattr(
+        view.boxes["SGD"], "value", not view.boxes["SGD"].value)
+    yield "optimizer race: state-of dropdown", lambda: setattr(
+        view.selected, "value", "Adam" if view.selected.value != "Adam" else "Nadam")
+    rates = iter([0.05, 0.02] * 10)
+    yield "optimizer race: learning rate (re-runs 1 optimizer)", lambda: \
+        view.set_learning_rate(next(rates))
+    starts = iter([(-1.0, 2.0), (-1.5, 2.0)] * 10)
+    yield "optimizer race: start point (re-runs all 8)", lambda: view.set_start(*next(starts))
+
+
+def pipeline_controls():
+    slow = tf.autograph.experimental.do_not_convert(
+        lambda x: tf.py_function(lambda v: (time.sleep(0.002), v)[1], [x], tf.int64))
+    base = tf.data.Dataset.range(8)
+    view = PipelineTimeline({"sequential": base.map(slow),
+                             "parallel + prefetch": base.map(slow, num_parallel_calls=2)
+                             .prefetch(2)}, train_step=lambda _: time.sleep(0.002))
+    names = iter(["sequential", "parallel + prefetch"] * 10)
+    yield "pipeline: variant toggle", lambda: view.show(next(names))
+    yield "pipeline: run again (measures + draws every variant)", view.measure
+
+
 def main():
     worst = 0.0
-    for controls in (broadcast_controls, tape_controls, graph_controls):
+    for controls in (broadcast_controls, tape_controls, graph_controls,
+                     optimizer_race_controls, pipeline_controls):
         for name, update in controls():
             ms = best_ms(update)
             worst = max(worst, ms)

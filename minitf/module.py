@@ -34,7 +34,7 @@ walk is its `_flatten_module`.
 import functools
 import re
 
-from .framework import nest
+from .framework import context, nest
 from .framework.tf_export import tf_export
 
 # Attributes that never hold tracked state (TF ignores the same kind of bookkeeping).
@@ -44,8 +44,9 @@ _IGNORED_ATTRIBUTES = frozenset(("_self_unconditional_checkpoint_dependencies",
 _CAMEL_TO_SNAKE = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 _VALID_IDENTIFIER = re.compile(r"^[a-zA-Z_]([a-zA-Z0-9_])*$")
 
-# The names of the `tf.name_scope`s currently open, outermost first (each ends in "/").
-_scope_stack = []
+# The names of the `tf.name_scope`s currently open live in framework/context.py
+# (per thread, next to the tape and graph stacks), so `tf.Variable` can read them.
+_scope_stack = context.scope_stack
 
 
 def camel_to_snake(value):
@@ -69,8 +70,11 @@ class name_scope:  # noqa: N801 - TensorFlow's spelling
     ...         print(outer, inner)
     outer/ outer/inner/
 
-    In eager TensorFlow, variables created inside a scope get its prefix too;
-    minitf's `tf.Variable` names do not (yet) carry it.
+    Variables created inside a scope get its prefix, as in eager TensorFlow:
+
+    >>> with tf.name_scope("outer"):
+    ...     tf.Variable(1.0, name="q").name
+    'outer/q:0'
     """
 
     def __init__(self, name):
@@ -102,7 +106,7 @@ class name_scope:  # noqa: N801 - TensorFlow's spelling
 
 
 def _current_scope():
-    return _scope_stack[-1] if _scope_stack else ""
+    return context.current_name_scope()
 
 
 @tf_export("Module")

@@ -120,7 +120,9 @@ KERNEL_READY = """() => {
 RUN_ALL = "() => window.jupyterapp.commands.execute('notebook:run-all-cells')"
 CELL_STATES = """() => {
   const w = window.jupyterapp.shell.currentWidget;
-  const kernel = w.sessionContext.session.kernel.status;
+  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  const kernel = k ? k.status : 'unknown';
+  if (!w || !w.content) return {kernel, cells: []};
   const cells = w.content.widgets.filter(c => c.model.type === 'code').map((c, i) => ({
     index: i,
     count: c.model.executionCount,
@@ -137,7 +139,8 @@ def run_all_cells(page, timeout=120):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = page.evaluate(CELL_STATES)
-        if state["kernel"] == "idle" and all(c["count"] for c in state["cells"]):
+        cells = state["cells"]
+        if state["kernel"] == "idle" and cells and all(c["count"] for c in cells):
             return state["cells"]
         time.sleep(0.5)
     stuck = [c for c in page.evaluate(CELL_STATES)["cells"] if not c["count"]]

@@ -36,6 +36,7 @@ from ..framework import context, nest
 from ..framework.graph import Graph
 from ..framework.tensor import Tensor
 from .variables import Undefined, UndefinedReturnValue, is_undefined
+from . import dataset_loop
 
 LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
 _LIMITATIONS = ("See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
@@ -414,7 +415,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts=N
     """`for target in iter_: body(target)`, stopping early once `extra_test()` is False.
 
     Over a tensor inside `tf.function` this is a `tf.while_loop` over the
-    first axis; over anything else (a list, a Python `range`, an eager
+    first axis; over a tf.data Dataset, a `ReduceDataset` node (dataset_loop.py); over anything else (a list, a Python `range`, an eager
     tensor outside tf.function) it is a Python loop, unrolled while tracing.
     `extra_test` carries the converted `break` (and `return`) flags.
     """
@@ -422,6 +423,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts=N
     for predicate, overload in _FOR_LOOP_OVERLOADS:
         if predicate(iter_):
             return overload(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    if _tracing() and dataset_loop.is_dataset(iter_) and dataset_loop.runs_in_graph(iter_):
+        return dataset_loop.dataset_for_stmt(iter_, extra_test, body, get_state, set_state,
+                                             symbol_names, opts)
     if is_tensor(iter_) and _tracing():
         if _range_node(iter_) is not None:
             return _tf_range_for_stmt(iter_, extra_test, body, get_state, set_state,

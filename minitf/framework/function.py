@@ -366,8 +366,19 @@ def _cache_key(arguments):
         except TypeError:
             return ("object", id(leaf))
 
-    structure = nest.map_structure(key, arguments)
+    structure = _frozen(nest.map_structure(key, arguments))
     return repr(structure) if not _hashable(structure) else structure
+
+
+def _frozen(structure):
+    """Lists and dicts as tuples, so the key hashes by its leaves (objects by identity:
+    two different datasets that print alike must not share a trace)."""
+    if isinstance(structure, dict):
+        return ("dict",) + tuple((repr(k), _frozen(v)) for k, v in sorted(
+            structure.items(), key=lambda item: repr(item[0])))
+    if isinstance(structure, (list, tuple)):
+        return (type(structure).__name__,) + tuple(_frozen(v) for v in structure)
+    return structure
 
 
 def _hashable(x):

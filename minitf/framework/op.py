@@ -112,8 +112,12 @@ def apply(op, inputs, attrs=None):
     >>> apply(Exp, [tf.constant(0.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    if context.graph_stack:
-        return context.graph_stack[-1].add_node(op, inputs, attrs or {})
+    tapes = None
+    if context.active:  # some thread is tracing or taping: look at this thread's stacks
+        state = context._state
+        if state.graph_stack:
+            return state.graph_stack[-1].add_node(op, inputs, attrs or {})
+        tapes = state.tape_stack
     check_dtypes(op, inputs)
     try:
         if attrs:
@@ -131,7 +135,7 @@ def apply(op, inputs, attrs=None):
         outputs = _wrap(result)
     else:
         outputs = tuple(_wrap(r) for r in result)
-    if context.tape_stack and op.grad is not None:
+    if tapes and op.grad is not None:
         record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
     return outputs
 
@@ -241,7 +245,7 @@ class TapeRecord:
 def record(op, inputs, outputs, attrs=None, saved=None):
     """Let every recording tape that watches one of `inputs` remember this call."""
     entry = None
-    for tape in context.tape_stack:
+    for tape in context._state.tape_stack:
         if tape._recording and tape._watches_any(inputs):
             if entry is None:
                 entry = TapeRecord(op, tuple(inputs), tuple(outputs), attrs, saved)

@@ -159,7 +159,7 @@ class GradientTape:
             seeds = [None if g is None else convert_to_tensor(g)
                      for g in nest.flatten(output_gradients)]
         with self._paused():
-            grads = backprop(self._records, flat_targets, flat_sources, seeds)
+            grads = backprop(self._records, flat_targets, flat_sources, seeds, self._watched)
             result = [_finish(g, s, unconnected) for g, s in zip(grads, flat_sources)]
         self._after_use()
         return nest.pack_sequence_as(sources, result)
@@ -183,7 +183,7 @@ class GradientTape:
         with self._paused():
             for i in range(n):
                 seed = array_ops.reshape(array_ops.one_hot(i, n, dtype=target.dtype), target.shape)
-                grads = backprop(self._records, [target], flat_sources, [seed])
+                grads = backprop(self._records, [target], flat_sources, [seed], self._watched)
                 for k, (g, s) in enumerate(zip(grads, flat_sources)):
                     connected[k] = connected[k] or g is not None
                     rows[k].append(g if g is not None else zeros_like(_value_of(s)))
@@ -205,6 +205,7 @@ class GradientTape:
 
         Assumes example b of `target` depends only on example b of `source`,
         as TF does; each backward pass seeds one target position across the batch.
+        An unconnected (or unwatched) source gives zeros, never None, as in TF.
         """
         from ..ops import array_ops  # noqa: PLC0415
 
@@ -223,11 +224,8 @@ class GradientTape:
                 pick = array_ops.one_hot(j, inner, dtype=target.dtype)
                 seed = array_ops.reshape(
                     array_ops.tile(array_ops.reshape(pick, [1, inner]), [batch, 1]), target.shape)
-                (g,) = backprop(self._records, [target], [source], [seed])
-                if g is None:
-                    if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.NONE:
-                        self._after_use()
-                        return None
+                (g,) = backprop(self._records, [target], [source], [seed], self._watched)
+                if g is None:  # TF returns zeros here even for "none" (kept for compatibility)
                     g = zeros_like(_value_of(source))
                 columns.append(array_ops.reshape(g, [batch, -1]))
             result = array_ops.reshape(
@@ -288,10 +286,14 @@ def _finish(grad, source, unconnected):
     return grad
 
 
-def backprop(records, targets, sources, seeds=None):
+def backprop(records, targets, sources, seeds=None, watched=None):
     """The reverse pass: gradients of sum(targets) w.r.t. each source (or None).
 
-    1. Forward sweep: mark records that depend on a source (others cannot matter).
+    watched: ids the tape watches (None: every source counts). A source the
+    tape never watched gets no gradient even if a recorded op used it - only
+    a target's own seed, as in TF (`tape.gradient(x, x)` is 1).
+
+    1. Forward sweep: mark records that depend on a watched source (others cannot matter).
     2. Seed each target with ones (or the given output gradient).
     3. Walk the marked records newest-first; each output's gradient is complete
        when its producer is reached (every consumer was recorded later), so it is
@@ -299,7 +301,7 @@ def backprop(records, targets, sources, seeds=None):
        whose results are summed into the inputs' entries.
     """
     source_ids = {id(s) for s in sources}
-    reaches = set(source_ids)
+    reaches = {i for i in source_ids if watched is None or i in watched}
     relevant = []
     for entry in records:
         for t in entry.inputs:

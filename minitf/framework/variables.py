@@ -82,15 +82,18 @@ class Variable:
         Inside a traced graph the read is a node, so every run sees the value the
         variable has then: variables are captured by reference.
         """
-        if context.graph_stack:
-            read = context.graph_stack[-1].read_variable(self)
+        # `context.active` is 0 in plain eager code: then no per-thread lookup at all.
+        state = context._state if context.active else None
+        if state is not None and state.graph_stack:
+            read = state.graph_stack[-1].read_variable(self)
         else:
             read = self._cached
             if read is None:
                 read = self._cached = EagerTensor(self._value, self._dtype)
-        for tape in context.tape_stack:
-            if tape._recording:
-                tape._variable_accessed(self, read)
+        if state is not None:
+            for tape in state.tape_stack:
+                if tape._recording:
+                    tape._variable_accessed(self, read)
         return read
 
     def read_value(self):
@@ -249,9 +252,10 @@ def _lifted(initial_value):
 
 
 def _unique_name(name):
-    # Eager TF does not uniquify names: two variables may both be 'Variable:0'
-    # (and like TF, name="a:0" becomes 'a:0:0').
-    return f"{name}:0"
+    # Eager TF prefixes the open tf.name_scopes ('outer/q:0') but does not
+    # uniquify: two variables may both be 'Variable:0' (and like TF,
+    # name="a:0" becomes 'a:0:0').
+    return f"{context.current_name_scope()}{name}:0"
 
 
 def _dims(shape):

@@ -117,8 +117,23 @@ def _broadcast_back(dy, op):
 
 
 # --- sum --------------------------------------------------------------------------
-Sum = Op("Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
-         dtypes=dtypes.NUMERIC, shape=_reduction_rule("Sum"))
+def _sum_forward(x, axis, keepdims):
+    """np.sum; summing contiguous leading axes of a float array (a bias gradient:
+    [batch, h, w, c] -> [c]) is one matrix-vector product `ones @ x.reshape(n, -1)`,
+    which BLAS does ~30x faster than NumPy's strided column sums."""
+    lead = len(axis)
+    if (lead and lead < x.ndim and axis == tuple(range(lead)) and x.size
+            and x.dtype in _BLAS_FLOATS and x.flags.c_contiguous):
+        rows = x.reshape(-1, x[(0,) * lead].size)
+        total = np.ones(rows.shape[0], x.dtype) @ rows
+        shape = (1,) * lead + x.shape[lead:] if keepdims else x.shape[lead:]
+        return total.reshape(shape)
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+Sum = Op("Sum", _sum_forward, dtypes=dtypes.NUMERIC, shape=_reduction_rule("Sum"))
 
 
 @Sum.def_grad

@@ -29,6 +29,7 @@ from ...framework.tf_export import tf_export
 from .. import backend
 from . import saving, summary
 from .base_layer import Layer
+from .trainer import Trainer
 
 
 def _is_functional_call(args, kwargs):
@@ -37,7 +38,7 @@ def _is_functional_call(args, kwargs):
 
 
 @tf_export("keras.Model", "keras.models.Model")
-class Model(Layer):
+class Model(Trainer, Layer):
     """A layer with training and saving: subclass it, or call `Model(inputs, outputs)`."""
 
     def __new__(cls, *args, **kwargs):

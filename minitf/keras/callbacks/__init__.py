@@ -1,0 +1,1 @@
+"""`tf.keras.callbacks`: objects `fit`, `evaluate` and `predict` call at every step."""

@@ -1,0 +1,1 @@
+"""`tf.keras.utils`: the progress bar and the helpers `fit` uses to slice data."""

@@ -1,0 +1,217 @@
+"""Pipeline timeline: when each stage of a `tf.data` pipeline worked on each element.
+
+In a notebook:
+
+    from widgets.pipeline import PipelineTimeline
+    slow = lambda x: tf.py_function(lambda v: (time.sleep(0.01), v)[1], [x], tf.int64)
+    base = tf.data.Dataset.range(8)
+    PipelineTimeline({"sequential": base.map(slow),
+                      "parallel map + prefetch": base.map(slow, num_parallel_calls=2)
+                                                     .prefetch(2)},
+                     steps=8, train_step=lambda batch: time.sleep(0.01))
+
+The logic is `PipelineRun`, which draws nothing. It iterates the dataset
+inside `tf.data.experimental.record_timings()` (the engine's own per-element
+timings, see minitf/data/timings.py), times each training step with
+`timings.span("train", i)`, and groups the events into lanes: one per
+(thread, stage). Bars on different threads that overlap in time are the
+point of prefetch and parallel map: the input pipeline works while the
+model trains.
+
+>>> import minitf as tf
+>>> run = PipelineRun(tf.data.Dataset.range(3).map(lambda v: v * 2), steps=3)
+>>> run.stage_order
+['Range', 'Map/fn', 'Map', 'train']
+>>> run.indices("Map")
+[0, 1, 2]
+>>> [lane for lane, _ in run.lanes()]
+['MainThread: Range', 'MainThread: Map/fn', 'MainThread: Map', 'MainThread: train']
+>>> run.order_violations(), run.overlaps()        # one thread: nothing overlaps
+([], [])
+"""
+import itertools
+import time
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+
+import minitf as tf
+
+from ._render import Picture, figure_png  # (importing _render selects the Agg backend)
+from ._view import ExplorerView
+
+STAGE_COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+                "#b07aa1", "#ff9da7", "#9c755f"]
+
+
+def pipeline_stages(dataset):
+    """Stage names from the source to the consumer, e.g. ['Range', 'Map/fn', 'Map'].
+
+    Follows each dataset's input (the first one, for zip and the like); a map's
+    function calls ("Map/fn") come just before the map itself.
+    """
+    chain = []
+    node = dataset
+    while node is not None:
+        name = node._stage_name()
+        chain.append(name)
+        if "Map" in name:
+            chain.append(name + "/fn")
+        inputs = getattr(node, "_input", None)
+        if inputs is None and hasattr(node, "_datasets"):  # zip: follow the first input
+            inputs = next(iter(tf.nest.flatten(node._datasets)), None)
+        node = inputs if isinstance(inputs, tf.data.Dataset) else None
+    return list(reversed(chain))
+
+
+class PipelineRun:
+    """One timed run of a pipeline (no drawing).
+
+    dataset: a `tf.data.Dataset`; steps: how many elements to take (all by default);
+    train_step: a function called on each element, timed as stage "train" (a stand-in
+    for the model's step; None means the loop only reads elements).
+    events: the `TimingEvent`s recorded; total: the loop's wall time in seconds.
+    """
+
+    def __init__(self, dataset, steps=None, train_step=None):
+        self.dataset, self.steps, self.train_step = dataset, steps, train_step
+        start = time.perf_counter()
+        with tf.data.experimental.record_timings() as timings:
+            iterator = iter(dataset)
+            for i, element in enumerate(itertools.islice(iterator, steps)):
+                with timings.span("train", i):
+                    if train_step is not None:
+                        train_step(element)
+            del iterator  # stop a prefetch thread before the recording ends
+        self.total = time.perf_counter() - start
+        self.events = sorted(timings.events, key=lambda e: (e.start, e.end))
+        seen = set(timings.stages())
+        self.stage_order = [s for s in pipeline_stages(dataset) + ["train"] if s in seen]
+        self.stage_order += [s for s in timings.stages() if s not in self.stage_order]
+
+    def indices(self, stage):
+        """The element indices `stage` produced, in order."""
+        return sorted(e.index for e in self.events if e.stage == stage)
+
+    def event(self, stage, index):
+        """The event of `stage` for element `index` (None if it never ran)."""
+        return next((e for e in self.events if e.stage == stage and e.index == index), None)
+
+    def lanes(self):
+        """[(lane name, events)]: one lane per (thread, stage), stages in pipeline order
+        (source first, "train" last), a stage's threads in order of their first event."""
+        threads = list(dict.fromkeys(["MainThread"] + [e.thread for e in self.events]))
+        rank = {s: i for i, s in enumerate(self.stage_order)}
+        lanes = {}
+        for e in self.events:
+            lanes.setdefault((e.thread, e.stage), []).append(e)
+        keys = sorted(lanes, key=lambda k: (rank[k[1]], threads.index(k[0])))
+        return [(f"{thread}: {stage}", lanes[(thread, stage)]) for thread, stage in keys]
+
+    def order_violations(self):
+        """(index, upstream stage, downstream stage) where an element left a stage later
+        than it left the stage after it (never happens: stages run in pipeline order).
+        Indices are each stage's own count (a batch's element 1 holds later inputs)."""
+        main = [s for s in self.stage_order if s != "train"] + ["train"]
+        found = []
+        for upstream, downstream in itertools.pairwise(main):
+            for index in self.indices(downstream):
+                a, b = self.event(upstream, index), self.event(downstream, index)
+                if a is not None and b is not None and a.end > b.end + 1e-6:
+                    found.append((index, upstream, downstream))
+        return found
+
+    def overlaps(self):
+        """[(train event, event on another thread)] pairs that ran at the same time:
+        the pipeline preparing an element while the model trains on another."""
+        trains = [e for e in self.events if e.stage == "train"]
+        others = [e for e in self.events if e.stage != "train" and e.thread != "MainThread"]
+        return [(t, o) for t in trains for o in others
+                if o.start < t.end and t.start < o.end]
+
+    def stage_totals(self):
+        """stage -> seconds summed over its events (stages overlap, so these can add up
+        to more than the total)."""
+        return {s: sum(e.end - e.start for e in self.events if e.stage == s)
+                for s in self.stage_order}
+
+
+def draw_timeline(run, title=""):
+    """A matplotlib figure: the run's lanes as a Gantt chart (milliseconds)."""
+    lanes = run.lanes()
+    colors = {s: STAGE_COLORS[i % len(STAGE_COLORS)] for i, s in enumerate(run.stage_order)}
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(lanes) + 1.2), dpi=80)
+    for row, (_, events) in enumerate(lanes):
+        spans = [(1000 * e.start, max(1000 * (e.end - e.start), 0.02)) for e in events]
+        ax.broken_barh(spans, (row - 0.38, 0.76), facecolors=colors[events[0].stage],
+                       edgecolors="white", linewidth=0.4)
+        if len(events) <= 40:
+            for e, (x, w) in zip(events, spans):
+                if w > 0.04 * 1000 * run.total:
+                    ax.text(x + w / 2, row, str(e.index), ha="center", va="center",
+                            fontsize=7, color="white")
+    ax.set_yticks(range(len(lanes)), [name for name, _ in lanes], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("milliseconds since the loop began")
+    ax.set_xlim(0, 1000 * run.total * 1.01)
+    ax.set_title(f"{title}  total {1000 * run.total:.1f} ms".strip(), fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+class PipelineTimeline(ExplorerView):
+    """`PipelineTimeline(dataset or {name: dataset}, steps=..., train_step=None)`.
+
+    One Gantt chart per variant: each lane is a (thread, stage), each bar one element
+    in that stage, numbered by element. The toggle buttons switch variants (keyboard:
+    Tab to them, arrow keys), the table lists each variant's measured total time,
+    and "run again" measures every variant once more (timings vary between runs).
+    `static()` is a PNG of the current chart.
+    """
+
+    def __init__(self, datasets, steps=None, train_step=None):
+        super().__init__()
+        if isinstance(datasets, tf.data.Dataset):
+            datasets = {"pipeline": datasets}
+        self.datasets, self.steps, self.train_step = dict(datasets), steps, train_step
+        self.variant = next(iter(self.datasets))
+        self.toggle = widgets.ToggleButtons(options=list(self.datasets), value=self.variant)
+        self.again = widgets.Button(description="run again")
+        self.image, self.table = widgets.Image(format="png"), widgets.HTML()
+        self.toggle.observe(self.guard(lambda c: self.show(c["new"])), names="value")
+        self.again.on_click(self.guard(lambda _: self.measure()))
+        self.children = [widgets.HBox([self.toggle, self.again]), self.table, self.image,
+                         self.error]
+        self.measure()
+
+    def measure(self):
+        """Run every variant (timed) and redraw."""
+        self.runs = {name: PipelineRun(ds, self.steps, self.train_step)
+                     for name, ds in self.datasets.items()}
+        self._pictures = {name: figure_png(draw_timeline(run, name))
+                          for name, run in self.runs.items()}  # switching only swaps PNGs
+        self.show(self.variant)
+
+    def picture(self, name):
+        """PNG bytes of variant `name`'s chart (drawn once per measurement)."""
+        return self._pictures[name]
+
+    def show(self, name):
+        """Switch the chart to variant `name`."""
+        self.variant = name
+        self.image.value = self.picture(name)
+        self.table.value = self.totals_html()
+
+    def totals_html(self):
+        rows = "".join(
+            f"<tr><td>{'▶ ' if name == self.variant else ''}{name}</td>"
+            f"<td style='text-align:right'>{1000 * run.total:.1f} ms</td>"
+            f"<td>{'overlaps training' if run.overlaps() else 'no overlap'}</td></tr>"
+            for name, run in self.runs.items())
+        return f"<table><tr><th>variant</th><th>total</th><th></th></tr>{rows}</table>"
+
+    def static(self):
+        """A PNG of the current variant's chart (shown where widgets cannot run)."""
+        totals = ", ".join(f"{n}: {1000 * r.total:.1f} ms" for n, r in self.runs.items())
+        return Picture(png=self.picture(self.variant), text=totals)
