@@ -174,12 +174,15 @@ def test_lesson_runs_and_its_widget_responds(lab, browser, lesson):
     base, token = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        page.goto(f"{base}/lab/tree/{lesson}?token={token}", timeout=60_000)
+        # `reset`: a fresh workspace, so notebooks opened by earlier pages are not restored as tabs.
+        page.goto(f"{base}/lab/tree/{lesson}?reset&token={token}", timeout=60_000)
         cells = run_all_cells(page)
         unexpected = [c for c in cells if c["errors"] and "raises-exception" not in c["tags"]]
         assert not unexpected, f"{lesson}: cells raised errors: {unexpected}"
         assert "Error displaying widget" not in page.inner_text("body")
-        controls = page.locator(CONTROLS)
+        # Only this lesson's panel: a hidden tab's widgets are in the DOM too.
+        panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+        controls = page.locator(f"[id='{panel}']").locator(CONTROLS)
         assert controls.count() > 0, f"{lesson}: no widget controls were drawn"
         control = controls.first
         control.scroll_into_view_if_needed()
