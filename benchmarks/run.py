@@ -11,9 +11,14 @@
    Dense 10, 28x28x1 inputs, batch 32, Adam): eager as a ratio to a hand-written
    NumPy step (im2col convolutions, same numbers), and tf.function vs eager.
 5. the overhead of calling an already-traced function on tiny inputs.
+
+Times are the CPU time of this process (best of several batches), so other
+programs on a busy machine slow the numbers less; the CNN's three variants take
+turns batch by batch.
 """
 import os
 import sys
+import time
 import timeit
 
 # One BLAS thread for both sides: on a small, busy machine OpenBLAS threads spin
@@ -29,7 +34,20 @@ import minitf as tf  # noqa: E402 - the checkout's minitf, whatever the working 
 
 
 def best_per_call(fn, number):
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number
+    """Seconds per call: the best of 7 batches, in CPU time of this process (on a busy
+    machine, wall time also counts the time other processes held the CPU)."""
+    return min(timeit.repeat(fn, number=number, repeat=7, timer=time.process_time)) / number
+
+
+def best_per_call_interleaved(fns, number, repeat=7):
+    """`best_per_call` for several functions, taking turns batch by batch, so a change
+    in the machine's load affects all of them alike."""
+    best = {name: float("inf") for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            best[name] = min(best[name], timeit.timeit(fn, number=number,
+                                                       timer=time.process_time))
+    return {name: seconds / number for name, seconds in best.items()}
 
 
 def eager_add_overhead():
@@ -205,10 +223,10 @@ def graph_cnn_ratio():
         l_np = numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t)
         assert abs(l_eager - l_graph) < 1e-4, (l_eager, l_graph)
         assert abs(l_eager - l_np) < 1e-4, (l_eager, l_np)
-    numpy_s = best_per_call(lambda: numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t), 5)
-    eager_s = best_per_call(lambda: cnn_step(x, onehot, *eager_state), 5)
-    graph_s = best_per_call(graph_step, 5)
-    return numpy_s * 1e3, eager_s * 1e3, graph_s * 1e3
+    best = best_per_call_interleaved(
+        {"numpy": lambda: numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t),
+         "eager": lambda: cnn_step(x, onehot, *eager_state), "graph": graph_step}, 5, 9)
+    return best["numpy"] * 1e3, best["eager"] * 1e3, best["graph"] * 1e3
 
 
 def call_overhead():

@@ -62,3 +62,13 @@ def shape_rules_agree_with_numpy():
     yield
     for op, forward in wrapped:
         op.forward = forward
+
+
+@pytest.fixture
+def default_grappler_options():
+    """Every graph optimization at its default for the test, then the caller's options back."""
+    saved = dict(minitf.grappler.config._options)
+    minitf.grappler.config._options.clear()
+    yield
+    minitf.grappler.config._options.clear()
+    minitf.grappler.config._options.update(saved)

@@ -357,3 +357,20 @@ def test_fast_calls_key_python_scalars_by_value():
     assert float(scale(tf.constant(2.0), 4.0)) == 8.0   # another value: another trace
     assert float(scale(tf.constant(2.0), 4)) == 8.0     # another type: another trace
     assert scale.experimental_get_tracing_count() == 3
+
+
+def test_returning_code_instead_of_tensors_is_a_type_error_naming_the_function():
+    def numbers(x):
+        yield x  # a generator function: tf.function cannot trace it
+
+    with pytest.raises(TypeError, match=r"must return zero or more Tensors.*in compilation "
+                       r"of <function .*numbers.*found return value of type generator.*"
+                       r"tf\.TensorArray"), \
+            pytest.warns(UserWarning, match="generators are not supported"):  # as TF warns
+        tf.function(numbers)(tf.constant(1.0))
+    with pytest.raises(TypeError, match=r"found return value of type function.*call the "
+                       r"function inside"):
+        tf.function(lambda x: (lambda: x))(tf.constant(1.0))
+    # Python numbers, strings, NumPy arrays and None are fine, as in TF.
+    got = tf.function(lambda x: (1, "a", np.ones(2), None))(tf.constant(1.0))
+    assert got[0].dtype == tf.int32 and got[1].numpy() == b"a" and got[3] is None

@@ -15,13 +15,7 @@ from minitf.framework.function import Function
 from minitf.framework.graph import Graph
 
 
-@pytest.fixture(autouse=True)
-def default_options():
-    saved = dict(tf.grappler.config._options)
-    tf.grappler.config._options.clear()
-    yield
-    tf.grappler.config._options.clear()
-    tf.grappler.config._options.update(saved)
+pytestmark = pytest.mark.usefixtures("default_grappler_options")
 
 
 def _run(make, steps, optimized):

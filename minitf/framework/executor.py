@@ -2,7 +2,8 @@
 
 `compile_graph` turns a graph's node list into a flat plan of steps
 `(forward, input slots, attrs, output slots)`; `run` fills a list of slots
-with the argument arrays and executes the steps in order. No Tensor objects,
+with the argument arrays and executes the steps in order, letting go of each
+intermediate array right after its last reader. No Tensor objects,
 no dtype checks, no tape: all of that happened once, while tracing. That is
 why a `tf.function` runs faster than the same code in eager mode.
 
@@ -39,14 +40,25 @@ def compile_graph(graph, outputs=None):
         for t in node.outputs:
             slot[id(t)] = len(template)
             template.append(node.attrs["value"] if node.op is Const else None)
+    computed = [node for node in graph.nodes if node.op is not Const and node.op is not Placeholder]
+    # The step after which each intermediate result is read no more: the executor drops
+    # it there, so its memory goes back to NumPy for the next results (a smaller working
+    # set). Graph outputs, inputs and constants are kept.
+    last_read, kept = {}, {slot[id(t)] for t in outputs}
+    for i, node in enumerate(computed):
+        for t in node.inputs:
+            if t.node.op is not Const and t.node.op is not Placeholder:
+                last_read[slot[id(t)]] = i
+    drops = [[] for _ in computed]
+    for index, i in last_read.items():
+        if index not in kept:
+            drops[i].append(index)
     steps = []
-    for node in graph.nodes:
-        if node.op is Const or node.op is Placeholder:
-            continue
+    for node, drop in zip(computed, drops):
         ins = tuple(slot[id(t)] for t in node.inputs)
         outs = tuple(slot[id(t)] for t in node.outputs)
         single = outs[0] if node.op.num_outputs == 1 else None
-        steps.append((node.op.forward, ins, node.attrs, single, outs, node))
+        steps.append((node.op.forward, ins, node.attrs, single, outs, node, tuple(drop)))
     return Plan(graph, steps, template, [slot[id(t)] for t in graph.inputs],
                 [slot[id(t)] for t in outputs])
 
@@ -56,7 +68,7 @@ def run(plan, arrays):
     values = list(plan.template)
     for index, array in zip(plan.input_slots, arrays):
         values[index] = array
-    for forward, ins, attrs, single, outs, node in plan.steps:
+    for forward, ins, attrs, single, outs, node, drop in plan.steps:
         try:
             result = forward(*[values[i] for i in ins], **attrs)
         except (errors.OpError, ValueError, IndexError, TypeError, ArithmeticError,
@@ -69,6 +81,9 @@ def run(plan, arrays):
         else:
             for i, r in zip(outs, result):
                 values[i] = r
+        if drop:
+            for i in drop:
+                values[i] = None
     return [np.asarray(values[i]) for i in plan.output_slots]
 
 
@@ -89,7 +104,7 @@ def evaluate(tensor):
         stack.extend(t.node for t in node.inputs)
     graph = tensor.graph
     plan = compile_graph(graph, [tensor])
-    plan.steps = [step for step in plan.steps if id(step[-1]) in needed]
+    plan.steps = [step for step in plan.steps if id(step[5]) in needed]
     return EagerTensor(run(plan, [])[0])
 
 

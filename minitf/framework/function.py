@@ -22,6 +22,7 @@ tracing!
 """
 import functools
 import inspect
+import types
 import weakref
 
 import numpy as np
@@ -232,7 +233,8 @@ class Function:
         with graph.as_default():
             args, kwargs = _placeholders(graph, arguments, self._python_function)
             result = self._traceable()(*args, **kwargs)
-            outputs = nest.map_structure(lambda r: _as_output(graph, r), result)
+            outputs = nest.map_structure(
+                lambda r: _as_output(graph, r, self._python_function), result)
         graph.outputs = [t for t in nest.flatten(outputs) if isinstance(t, SymbolicTensor)]
         return ConcreteFunction(graph, outputs, _signature(arguments))
 
@@ -421,8 +423,23 @@ def _placeholders(graph, arguments, function):
             {k: make(k, kwargs[k]) for k in sorted(kwargs)})  # nest.flatten's order
 
 
-def _as_output(graph, value):
+# Returned values TF refuses: code, not data (a generator: a body with `yield`).
+_NOT_OUTPUTS = (types.GeneratorType, types.CoroutineType, types.FunctionType,
+                types.MethodType, types.BuiltinFunctionType, types.ModuleType)
+
+
+def _as_output(graph, value, function=None):
     """Returned values become graph outputs; Python numbers and strings become tensors (TF)."""
+    if isinstance(value, _NOT_OUTPUTS):
+        raise TypeError(
+            "To be compatible with tf.function, Python functions must return zero or more "
+            "Tensors or ExtensionTypes or None values; in compilation of "
+            f"{function!r}, found return value of type {type(value).__name__}, which is not a "
+            "Tensor or ExtensionType. (A graph can only hand back tensors: "
+            + ("a function with `yield` is a generator, which tf.function cannot trace; "
+               "collect the values in a tf.TensorArray and return its stack() instead.)"
+               if isinstance(value, types.GeneratorType) else
+               "call the function inside and return its result instead.)"))
     if isinstance(value, SymbolicTensor):
         return value
     if isinstance(value, Tensor):

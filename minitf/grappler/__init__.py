@@ -117,9 +117,15 @@ def optimize(graph, options=None):
             changed = changed or bool(lines)
         if not changed:
             break
+    remapped = False
     for name in passes:
         if name in ("remapping", "elementwise_fusion"):
-            graph, _ = _step(name, options, graph, report)
+            graph, lines = _step(name, options, graph, report)
+            remapped = remapped or name == "remapping" and bool(lines)
+    if remapped and "constant_folding" in passes:  # remapping can expose constant work
+        graph, lines = _step("constant_folding", options, graph, report)  # (the window
+        if lines and "pruning" in passes:           # matrix of a constant image)
+            graph, _ = _step("pruning", options, graph, report)
     return graph, report
 
 

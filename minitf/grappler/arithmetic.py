@@ -10,6 +10,9 @@ Each rule replaces one node, looking only at the node and its inputs:
     Transpose(Transpose(x))    ->  x, or one Transpose with the composed perm
     Reshape(Reshape(x))        ->  one Reshape;  Reshape(x) to x's own shape -> x
     Cast(x) to x's own dtype   ->  x
+    op(BroadcastTo(a), y)      ->  op(a, y), for a broadcasting element-wise op and y of
+                                   the output's shape (no materialized copy of a)
+    ReluGrad(BroadcastTo(a), y) -> Mul(a, Cast(Greater(y, 0)))   (the same, for ReluGrad)
 
 A rule applies only when the result keeps the node's shape and dtype: `x * 1`
 is not `x` when the ones broadcast `x` to a bigger shape, and `x * 0` becomes a
@@ -40,12 +43,16 @@ zeros identities); minitf keeps them together here.
 """
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.graph import Const
 from ..ops.array_ops import Reshape, Transpose
-from ..ops.math_ops import AddV2, Neg, Sub
+from ..ops.math_ops import AddV2, Cast, Greater, Mul, Neg, Sub
+from .elementwise import ELEMENTWISE
 from .rewrite import Rewriter, broadcasts_into, constant_value, describe, is_pure, operand
 
 INVOLUTIONS = {"Neg", "Conj", "LogicalNot"}
+# Element-wise ops whose NumPy forward broadcasts its operands (BroadcastTo is skippable).
+BROADCASTING = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference")
 
 
 def simplify_arithmetic(graph):
@@ -188,6 +195,58 @@ def _cast(rewriter, node, inputs):
     return inputs[0] if inputs[0].dtype is node.outputs[0].dtype else None
 
 
+def _skip_broadcast(rewriter, node, inputs):
+    """op(BroadcastTo(a), y) -> op(a, y) when y already has the output's shape: the
+    element-wise op broadcasts `a` itself, without the materialized copy."""
+    out = node.outputs[0]
+    if len(inputs) != 2 or ELEMENTWISE.get(node.op.name) is not node.op \
+            or not out.shape.is_fully_defined():
+        return None
+    for i, t in enumerate(inputs):
+        other = inputs[1 - i]
+        if t.node.op.name != "BroadcastTo" or not is_pure(t.node) or other is t:
+            continue
+        a = t.node.inputs[0]
+        if other.shape.is_fully_defined() and other.shape == out.shape == t.shape \
+                and broadcasts_into(a.shape, out.shape) and a.dtype is t.dtype:
+            new = [a, other] if i == 0 else [other, a]
+            if node.op.shape(*[t.shape for t in new], **node.attrs) != out.shape:
+                continue  # (the op's own rule must accept the operands)
+            return rewriter.add(node.op, new, dict(node.attrs), [(out.shape, out.dtype)],
+                                node.name, node.source).outputs[0]
+    return None
+
+
+def _relu_grad(rewriter, node, inputs):
+    """ReluGrad(BroadcastTo(a), y) -> Mul(a, Cast(Greater(y, 0))): ReluGrad's kernel is
+    `dy * (y > 0)` and its shape rule wants equal shapes, so the broadcasting form is
+    spelled with ops that broadcast (same products, same numbers)."""
+    dy, y = inputs
+    out = node.outputs[0]
+    if dy.node.op.name != "BroadcastTo" or not is_pure(dy.node) \
+            or not out.shape.is_fully_defined() or y.shape != out.shape:
+        return None
+    a = dy.node.inputs[0]
+    if not broadcasts_into(a.shape, out.shape) or a.dtype is not out.dtype:
+        return None
+    zero = rewriter.constant(np.zeros((), out.dtype.as_numpy_dtype), out.dtype)
+    positive = rewriter.add(Greater, [y, zero], {}, [(out.shape, dtypes.bool)],
+                            rewriter.fresh_name("Greater"), node.source).outputs[0]
+    mask = rewriter.add(Cast, [positive], {"DstT": out.dtype}, [(out.shape, out.dtype)],
+                        rewriter.fresh_name("Cast"), node.source).outputs[0]
+    return rewriter.add(Mul, [a, mask], {}, [(out.shape, out.dtype)], node.name,
+                        node.source).outputs[0]
+
+
+def _then_skip_broadcast(rule):
+    def both(rewriter, node, inputs):
+        return _either(rule(rewriter, node, inputs) if rule else None,
+                       _skip_broadcast(rewriter, node, inputs))
+    return both
+
+
 _RULES = {"AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div, "MatMul": _matmul,
           "Transpose": _transpose, "Reshape": _reshape, "Cast": _cast}
 _RULES.update({name: _involution for name in INVOLUTIONS})
+_RULES.update({name: _then_skip_broadcast(_RULES.get(name)) for name in BROADCASTING})
+_RULES["ReluGrad"] = _relu_grad

@@ -39,7 +39,16 @@ ACTIVATIONS = ("Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid")
 
 
 def remap(graph):
-    """(new graph, report): `graph` with MatMul + bias (+ activation) as `_FusedMatMul`."""
+    """(new graph, report): `graph` with MatMul + bias (+ activation) as `_FusedMatMul`,
+    then the convolution rewrites of `conv_remapper.py`."""
+    from .conv_remapper import remap_convolutions
+
+    graph, lines = _remap_matmuls(graph)
+    graph, conv_lines = remap_convolutions(graph)
+    return graph, lines + conv_lines
+
+
+def _remap_matmuls(graph):
     patterns = _patterns(graph)
     root_of = {id(n): p[-1] for p in patterns for n in p}
     rewriter = Rewriter(graph)
@@ -69,16 +78,24 @@ def _patterns(graph):
         if node.op is not MatMul or not is_pure(node) or node.outputs[0].shape.rank != 2 \
                 or node.outputs[0].dtype not in dtypes.FLOATING:
             continue
-        add = only_user(node)
-        if add is None or _bias_of(add, node.outputs[0]) is None:
-            continue
-        pattern = [node, add]
-        act = only_user(add)
-        if act is not None and act.op.name in ACTIVATIONS and ELEMENTWISE.get(act.op.name) \
-                is act.op and is_pure(act):
-            pattern.append(act)
-        patterns.append(pattern)
+        pattern = bias_add_pattern(node, only_user)
+        if pattern is not None:
+            patterns.append(pattern)
     return patterns
+
+
+def bias_add_pattern(node, only_user):
+    """`[node, bias add, activation]` (activation optional) when `node`'s only
+    user adds a bias; None otherwise. `only_user(n)` returns n's single consumer."""
+    add = only_user(node)
+    if add is None or _bias_of(add, node.outputs[0]) is None:
+        return None
+    pattern = [node, add]
+    act = only_user(add)
+    if act is not None and act.op.name in ACTIVATIONS and ELEMENTWISE.get(act.op.name) \
+            is act.op and is_pure(act):
+        pattern.append(act)
+    return pattern
 
 
 def _bias_of(add, product):
@@ -124,8 +141,15 @@ def _fused_matmul_forward(a, b, bias, transpose_a, transpose_b, fused_ops,
                           leakyrelu_alpha=0.2):
     """matmul, then += bias and the activation, both written into the product's array."""
     y = MatMul.forward(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
-    if type(y) is not np.ndarray or not y.flags.owndata or not y.flags.writeable:
-        y = np.array(y)  # (np.matmul always makes a new array; this is a guard)
+    return bias_and_activation(y, bias, fused_ops, leakyrelu_alpha)
+
+
+def bias_and_activation(y, bias, fused_ops, leakyrelu_alpha=0.2):
+    """`y + bias`, then the activation in `fused_ops[1:]`, in place on the fresh array `y`
+    (a product: nobody else holds it). The same NumPy calls as the unfused ops."""
+    if type(y) is not np.ndarray or not y.flags.writeable or y.base is not None \
+            and not y.base.flags.owndata:
+        y = np.array(y)  # (products are always new arrays; this is a guard)
     np.add(y, bias, out=y)
     for name in fused_ops[1:]:
         kernel = IN_PLACE.get(name)
