@@ -29,12 +29,13 @@ Like every TF loop, a loop variable must keep its dtype from one iteration
 to the next. `break` works: the body also computes whether to go on, and
 the node stops pulling elements when it is False.
 
-A dataset built inside the function from the function's tensors cannot be
-read before the graph runs; such a loop is still unrolled while tracing.
+A dataset built inside the function from the function's tensors (say
+`from_tensor_slices(x)` of an argument `x`) holds symbolic tensors: they
+become extra inputs of the node, bound to their values each time it runs
+(see minitf/data/graph_inputs.py).
 """
 from ..framework import context, nest
 from ..framework.function import TensorSpec
-from ..framework.graph import SymbolicTensor
 from ..framework.op import apply
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -48,25 +49,9 @@ def is_dataset(value):
 
 
 def runs_in_graph(dataset):
-    """Whether the loop can be a ReduceDataset node: plain tensor elements, and no
-    tensor of the graph being traced inside the pipeline."""
+    """Whether the loop can be a ReduceDataset node: plain tensor elements."""
     specs = nest.flatten(dataset.element_spec)
-    return all(type(s) is TensorSpec for s in specs) and not _holds_symbolic(dataset, set())
-
-
-def _holds_symbolic(value, seen, depth=0):
-    if isinstance(value, SymbolicTensor):
-        return True
-    if depth > 8 or id(value) in seen:
-        return False
-    seen.add(id(value))
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return any(_holds_symbolic(v, seen, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return any(_holds_symbolic(v, seen, depth + 1) for v in value.values())
-    if is_dataset(value):
-        return any(_holds_symbolic(v, seen, depth + 1) for v in vars(value).values())
-    return False
+    return all(type(s) is TensorSpec for s in specs)
 
 
 def dataset_for_stmt(dataset, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -118,7 +103,10 @@ def dataset_for_stmt(dataset, extra_test, body, get_state, set_state, symbol_nam
         set_state(init_vars)
         inputs.append(ag_cf.verify_condition(extra_test(), "for loop"))
     inputs += [outer for outer, _ in f.captures]
-    attrs = {"dataset": dataset, "f": f, "_n_vars": len(flat_init),
+    from ..data.graph_inputs import symbolic_inputs  # the data package builds on the engine
+    bound = symbolic_inputs(dataset)  # the pipeline's own symbolic tensors, bound at run time
+    inputs += bound
+    attrs = {"dataset": dataset, "f": f, "_n_vars": len(flat_init), "_n_bound": len(bound),
              "_keep_going": extra_test is not None, "_shapes": tuple(shapes),
              "_dtypes": tuple(t.dtype for t in flat_init)}
     outputs = apply(ReduceDataset, inputs, attrs) if flat_init else ()

@@ -17,13 +17,13 @@ from ..framework.function import TensorSpec
 from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from .dataset_ops import Dataset
-from .sources import _VariantDataset, static_int
-from .structure import (DatasetSpec, batched_spec, flatten, map_structure, pack,
-                        unbatched_spec)
+from .graph_inputs import known_int
+from .sources import _VariantDataset, flatten_up_to, runtime_int, static_int
+from .structure import DatasetSpec, batched_spec, flatten, map_structure, pack, unbatched_spec
 
 
 def _positive(value, message, op):
-    n = static_int(value)
+    n = static_int(value)  # None for a symbolic value: checked when the graph runs
     if n is not None and n <= 0:
         raise errors.InvalidArgumentError(None, op, f"{message} [Op:{op}]")
     return n
@@ -51,6 +51,7 @@ class _BatchDataset(Dataset):
 
     def __init__(self, dataset, batch_size, drop_remainder):
         self._input = dataset
+        self._raw_size = batch_size  # read when the graph runs if symbolic
         self._size = _positive(batch_size, "Batch size must be greater than zero.",
                                "BatchDatasetV2")
         self._drop = bool(drop_remainder)
@@ -59,11 +60,13 @@ class _BatchDataset(Dataset):
                                            dataset.element_spec)
 
     def _cardinality(self):
-        return _batched_count(self._input._cardinality(), self._size, self._drop)
+        return _batched_count(self._input._cardinality(), known_int(self._raw_size), self._drop)
 
     def _generate(self):
-        for batch in _collect(self._input._iterate(), self._size):
-            if self._drop and len(batch) < self._size:
+        size = _positive(runtime_int(self._raw_size), "Batch size must be greater than zero.",
+                         "BatchDatasetV2")
+        for batch in _collect(self._input._iterate(), size):
+            if self._drop and len(batch) < size:
                 return
             yield _stack(batch)
 
@@ -90,6 +93,7 @@ class _PaddedBatchDataset(Dataset):
 
     def __init__(self, dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         self._input = dataset
+        self._raw_size = batch_size  # read when the graph runs if symbolic
         self._size = _positive(batch_size, "Batch size must be greater than zero.",
                                "PaddedBatchDatasetV2")
         self._drop = bool(drop_remainder)
@@ -107,14 +111,15 @@ class _PaddedBatchDataset(Dataset):
                     raise ValueError("You must provide `padded_shapes` argument because "
                                      f"component {i} has unknown rank.")
             return [s.shape for s in specs]
-        given = flatten(padded_shapes) if isinstance(padded_shapes, (dict, tuple)) else \
-            [padded_shapes]
+        given = flatten_up_to(self._input.element_spec, padded_shapes)
+        if given is None:
+            raise TypeError("The structure of `padded_shapes` must match the structure of the "
+                            f"elements, {self._input.element_spec!r}; got {padded_shapes!r}. "
+                            "Give one shape (a list, possibly empty) per component.")
         shapes = []
         for s, shape in zip(specs, given):
-            shape = TensorShape([None if d is not None and int(d) == -1 else d
-                                 for d in (shape if not isinstance(shape, TensorShape)
-                                           else shape.as_list())])
-            if not shape.is_compatible_with(s.shape):
+            shape = _as_shape(shape)
+            if not _padded_shape_fits(shape, s.shape):
                 raise ValueError(f"The padded shape {shape} is not compatible with the shape "
                                  f"{s.shape} of the corresponding input component.")
             shapes.append(shape)
@@ -129,11 +134,13 @@ class _PaddedBatchDataset(Dataset):
         return [np.asarray(getattr(v, "_value", v)) for v in given]
 
     def _cardinality(self):
-        return _batched_count(self._input._cardinality(), self._size, self._drop)
+        return _batched_count(self._input._cardinality(), known_int(self._raw_size), self._drop)
 
     def _generate(self):
-        for batch in _collect(self._input._iterate(), self._size):
-            if self._drop and len(batch) < self._size:
+        size = _positive(runtime_int(self._raw_size), "Batch size must be greater than zero.",
+                         "PaddedBatchDatasetV2")
+        for batch in _collect(self._input._iterate(), size):
+            if self._drop and len(batch) < size:
                 return
             columns = zip(*[[t._value for t in flatten(e)] for e in batch])
             padded = [EagerTensor(self._pad(list(arrays), shape, value))
@@ -156,12 +163,34 @@ class _PaddedBatchDataset(Dataset):
         return out
 
 
+def _as_shape(shape):
+    """A padded shape given as a TensorShape, list or tuple (-1 or None: pad to the longest)."""
+    dims = shape.as_list() if isinstance(shape, TensorShape) else list(
+        getattr(shape, "numpy", lambda: shape)())
+    return TensorShape([None if d is None or int(d) == -1 else int(d) for d in dims])
+
+
+def _padded_shape_fits(padded, shape):
+    """TF's rule: same rank, and no padded dimension smaller than a known input one."""
+    if padded.rank is None or shape.rank is None:
+        return True
+    return padded.rank == shape.rank and all(
+        p is None or d is None or p >= d for p, d in zip(padded.as_list(), shape.as_list()))
+
+
 class _UnbatchDataset(Dataset):
     """Split each element along its first axis."""
 
     def __init__(self, dataset):
         self._input = dataset
         self._element_spec = map_structure(unbatched_spec, dataset.element_spec)
+        known = {s.shape[0] for s in flatten(dataset.element_spec)
+                 if s.shape.rank is not None and s.shape[0] is not None}
+        if len(known) > 1:
+            a, b = sorted(known)[:2]
+            raise ValueError("`unbatch()` is only supported for datasets of elements whose "
+                             "components have a matching leading dimension. Encountered both "
+                             f"{a} and {b}.")
 
     def _generate(self):
         for element in self._input._iterate():
@@ -177,31 +206,37 @@ class _UnbatchDataset(Dataset):
                 yield pack(element, [EagerTensor(a[row, ...]) for a in arrays])
 
 
+def _window_args(size, shift, stride):
+    """Check size, shift and stride (ints or tensors; symbolic ones pass until they run)."""
+    _positive(size, "Window size must be greater than zero.", "WindowDataset")
+    _positive(shift, "Window shift must be greater than zero.", "WindowDataset")
+    _positive(stride, "Window stride must be greater than zero.", "WindowDataset")
+    return size, shift, stride
+
+
 class _WindowDataset(Dataset):
     """Windows of `size` elements, `shift` apart, taking every `stride`-th element."""
 
     def __init__(self, dataset, size, shift, stride, drop_remainder):
         self._input = dataset
-        self._size = _positive(size, "Window size must be greater than zero.", "WindowDataset")
-        shift = size if shift is None else shift
-        self._shift = _positive(shift, "Window shift must be greater than zero.",
-                                "WindowDataset")
-        self._stride = _positive(stride, "Window stride must be greater than zero.",
-                                 "WindowDataset")
+        self._raw = (size, size if shift is None else shift, stride)  # symbolic: read later
+        _window_args(*self._raw)
         self._drop = bool(drop_remainder)
         self._element_spec = map_structure(DatasetSpec, dataset.element_spec)
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if n < 0:
-            return n
+        size, shift, stride = (known_int(v) for v in self._raw)
+        if n < 0 or None in (size, shift, stride):
+            return n if n < 0 else -2
         if not self._drop:
-            return -(-n // self._shift)
-        need = (self._size - 1) * self._stride + 1
-        return 0 if n < need else (n - need) // self._shift + 1
+            return -(-n // shift)
+        need = (size - 1) * stride + 1
+        return 0 if n < need else (n - need) // shift + 1
 
     def _generate(self):
-        need = (self._size - 1) * self._stride + 1
+        size, shift, stride = _window_args(*(runtime_int(v) for v in self._raw))
+        need = (size - 1) * stride + 1
         source = self._input._iterate()
         buffer, exhausted = [], False
         while True:
@@ -212,9 +247,9 @@ class _WindowDataset(Dataset):
                     exhausted = True
             if not buffer or self._drop and len(buffer) < need:
                 return
-            yield self._window(buffer[0:need:self._stride])
-            skip = self._shift - len(buffer)
-            del buffer[:self._shift]
+            yield self._window(buffer[0:need:stride])
+            skip = shift - len(buffer)
+            del buffer[:shift]
             for _ in range(max(0, skip)):
                 if next(source, None) is None:
                     exhausted = True

@@ -1,27 +1,103 @@
 """`tf.data.experimental.make_csv_dataset`: batches of (features dict, label) from CSV files.
 
-The pipeline it builds is the one you would write by hand: read the lines of
-each file (skipping the header), shuffle, repeat `num_epochs` times, batch,
-parse each batch of lines with `tf.io.decode_csv`, prefetch. Column types are
-inferred from the first rows (int32, int64, float32, else string) unless you
-pass `column_defaults`.
+The pipeline it builds is TensorFlow's: parse the records of each file
+(skipping the header) into tuples of scalars, interleave the files, shuffle,
+repeat `num_epochs` times, batch, turn each batch into an `OrderedDict` of
+columns (and the label), prefetch. Column types are inferred from the first
+rows (int32, int64, float32, else string) unless you pass `column_defaults`.
+
+A row that does not parse raises TF's error, naming the file and the line:
+
+>>> import os, tempfile
+>>> import minitf as tf
+>>> path = os.path.join(tempfile.mkdtemp(), "bad.csv")
+>>> _ = open(path, "w").write("a,b\\n1,2\\n3,x\\n")
+>>> ds = tf.data.experimental.make_csv_dataset(path, 1, column_defaults=[0, 0],
+...                                            shuffle=False, num_epochs=1)
+>>> try:
+...     list(ds)
+... except tf.errors.InvalidArgumentError as e:
+...     print(e.message.split(" [Op")[0], "|", e.message.split("/")[-1][:21])
+Field 1 in record is not a valid int32: x | bad.csv line 3: '3,x'
 """
 import collections
 import glob
+import re
 
 from ..framework import errors
+from ..framework.function import TensorSpec
+from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 from ..ops.io_ops import decode_csv
 from .dataset_ops import AUTOTUNE, Dataset
-from .readers import TextLineDatasetV2, _default_for, _file_names, _first_rows, _infer_type
+from .graph_inputs import eager
+from .readers import _default_for, _file_names, _first_rows, _infer_type, read_lines
+
+_CHUNK = 256  # lines parsed by one decode_csv call
+
+
+class _CsvDataset(Dataset):
+    """The records of one CSV file as tuples of scalars (TF's `CsvDataset`)."""
+
+    def __init__(self, filename, defaults, header, field_delim, use_quote_delim, na_value,
+                 select_cols, ignore_errors):
+        self._filename = filename
+        self._defaults = defaults
+        self._options = dict(field_delim=field_delim, use_quote_delim=use_quote_delim,
+                             na_value=na_value, select_cols=select_cols)
+        self._header = header
+        self._ignore_errors = ignore_errors
+        self._element_spec = tuple(TensorSpec([], d.dtype) for d in defaults)
+
+    def _generate(self):
+        name = eager(self._filename).numpy().decode()
+        chunk = []
+        for number, line in enumerate(read_lines(name), start=1):
+            if number == 1 and self._header:
+                continue
+            chunk.append((number, line))
+            if len(chunk) == _CHUNK:
+                yield from self._parse(name, chunk)
+                chunk = []
+        yield from self._parse(name, chunk)
+
+    def _parse(self, name, chunk):
+        if not chunk:
+            return
+        try:
+            columns = [c.numpy() for c in self._decode([line for _, line in chunk])]
+        except errors.InvalidArgumentError:
+            for number, line in chunk:  # find the bad line(s): parse them one at a time
+                try:
+                    values = self._decode([line])
+                except errors.InvalidArgumentError as exc:
+                    if self._ignore_errors:
+                        continue
+                    raise _row_error(exc, name, number, line) from None
+                yield tuple(EagerTensor(v.numpy()[0, ...], v.dtype) for v in values)
+            return
+        dtypes_ = [d.dtype for d in self._defaults]
+        for row in range(len(chunk)):
+            yield tuple(EagerTensor(c[row, ...], t) for c, t in zip(columns, dtypes_))
+
+    def _decode(self, lines):
+        return decode_csv(lines, self._defaults, **self._options)
+
+
+def _row_error(exc, name, number, line):
+    """TF's text for a bad record ("Field 1 in record is not a valid int32: x"), plus
+    where it is: the file and its line number."""
+    message = re.sub(r" in record \d+", " in record", exc.message)
+    message = message.replace("[Op:DecodeCSV]", f"[Op:IteratorGetNext] In file {name} line "
+                              f"{number}: {line.decode(errors='replace')!r}.")
+    return errors.InvalidArgumentError(None, "IteratorGetNext", message)
 
 
 def _files(file_pattern):
     names = sorted({m for p in _file_names(file_pattern) for m in glob.glob(p)})
     if not names:
-        raise errors.InvalidArgumentError(
-            None, "make_csv_dataset", f"No files match `file_pattern` {file_pattern}. "
-            "Check the path and the glob pattern.")
+        raise ValueError(f"No files match `file_pattern` {file_pattern}. Check the path "
+                         "and the glob pattern.")
     return names
 
 
@@ -89,20 +165,25 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         raise ValueError(f"`label_name` provided must be one of the columns: {keys}. "
                          f"Received: {label_name!r}")
 
-    def parse(lines):
-        values = decode_csv(lines, defaults, field_delim=field_delim,
-                            use_quote_delim=use_quote_delim, na_value=na_value,
-                            select_cols=None if select_columns is None else selected)
-        features = collections.OrderedDict(zip(keys, values))
+    select_cols = None if select_columns is None else selected
+    n_reads = 1 if num_parallel_reads in (None, 0) else num_parallel_reads
+
+    def read_file(filename):
+        return _CsvDataset(filename, defaults, header, field_delim, use_quote_delim, na_value,
+                           select_cols, ignore_errors)
+
+    def to_dict(*columns):
+        features = collections.OrderedDict(zip(keys, columns))
         if label_name is None:
             return features
         label = features.pop(label_name)
         return features, label
 
-    lines = Dataset.from_tensor_slices(files).interleave(
-        lambda f: TextLineDatasetV2(f).skip(1 if header else 0),
-        cycle_length=num_parallel_reads or 1, block_length=1)
+    records = Dataset.from_tensor_slices(files).interleave(
+        read_file, cycle_length=n_reads if n_reads != AUTOTUNE else len(files),
+        num_parallel_calls=None if n_reads == 1 else n_reads,
+        deterministic=not sloppy)
     if shuffle:
-        lines = lines.shuffle(shuffle_buffer_size, seed=shuffle_seed)
-    lines = lines.repeat(num_epochs).batch(batch_size).map(parse)
-    return lines.prefetch(AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
+        records = records.shuffle(shuffle_buffer_size, seed=shuffle_seed)
+    records = records.repeat(num_epochs).batch(batch_size).map(to_dict)
+    return records.prefetch(AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)

@@ -23,13 +23,13 @@ In TensorFlow the same chain is a graph of C++ dataset kernels (`MapDataset`,
 `BatchDatasetV2`, ...); the Python class names below are TF's, so `repr`
 prints the same text.
 """
+import numpy as np
+
 from ..framework import context
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 from . import timings
 from .structure import flatten
-
-import numpy as np
 
 AUTOTUNE = -1
 INFINITE = -1
@@ -66,6 +66,11 @@ class Dataset:
         >>> int(tf.data.Dataset.range(3).repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
         True
         """
+        if in_graph():  # counts that depend on the function's tensors: known when it runs
+            from .graph_inputs import cardinality_node, symbolic_inputs
+            inputs = symbolic_inputs(self)
+            if inputs:
+                return cardinality_node(self, inputs)
         return EagerTensor(np.array(self._cardinality(), dtype=np.int64))
 
     def __len__(self):

@@ -10,12 +10,25 @@ change, e.g. a growing concatenation, as in TF):
 np.int64(24)
 >>> ds.batch(2).reduce(tf.zeros([0], tf.int64), lambda s, x: tf.concat([s, x], 0)).numpy()
 array([1, 2, 3, 4])
-"""
-import numpy as np  # noqa: F401 - used by the docstring examples
 
-from .dataset_ops import Dataset
-from .structure import compatible_spec, element_spec_of, flatten, normalize_element, pack, \
-    same_structure
+Inside a `tf.function`, `reduce` is one `ReduceDataset` node: the pass over
+the dataset happens each time the graph runs, not once while tracing.
+"""
+import numpy as np
+
+from ..framework.op import Op, apply
+from ..ops.control_flow_ops import from_attr, run_graph
+from . import graph_inputs
+from .dataset_ops import Dataset, in_graph
+from .graph_inputs import symbolic_inputs
+from .structure import (
+    compatible_spec,
+    element_spec_of,
+    flatten,
+    normalize_element,
+    pack,
+    same_structure,
+)
 from .structured_function import StructuredFunction, scalar_bool, truth
 
 
@@ -45,9 +58,46 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     state = normalize_element(initial_state)
     function = _state_function(reduce_func, element_spec_of(state), dataset.element_spec,
                                "Dataset.reduce", lambda spec: spec)
+    if in_graph():
+        return _reduce_node(dataset, state, function)
     for element in dataset._iterate():
         state = function((state, element))
     return state
+
+
+def _reduce_node(dataset, state, function):
+    """Inside tf.function: one `ReduceDataset` node that folds a fresh pass over the
+    dataset each time the graph runs (a shuffled dataset gives a new order per call)."""
+    state_spec = function.output_spec
+    bound = symbolic_inputs(dataset)
+    inputs = flatten(state) + list(function.captured_inputs) + bound
+    attrs = {"dataset": dataset, "f": function.graph, "_n_state": len(flatten(state)),
+             "_n_captured": len(function.captured_inputs),
+             "_shapes": tuple(s.shape for s in flatten(state_spec)),
+             "_dtypes": tuple(s.dtype for s in flatten(state_spec))}
+    outputs = apply(ReduceDataset, inputs, attrs)
+    return pack(state_spec, list(outputs))
+
+
+def _reduce_forward(*inputs, dataset, f, _n_state, _n_captured, **_):
+    state = list(inputs[:_n_state])
+    captured = list(inputs[_n_state:_n_state + _n_captured])
+    bound_values = inputs[_n_state + _n_captured:]
+    keys = [id(t) for t in symbolic_inputs(dataset)] if bound_values else []
+    with graph_inputs.bound(dict(zip(keys, bound_values))):
+        elements = dataset._iterate()
+        try:
+            for element in elements:
+                leaves = [np.asarray(t._value) for t in flatten(element)]
+                state = list(run_graph(f, state + leaves + captured))
+        finally:
+            elements.close()
+    return tuple(state)
+
+
+# TF's kernel for `Dataset.reduce` in a graph; stateful (it reads a dataset), no gradient.
+ReduceDataset = Op("ReduceDataset", _reduce_forward, typed=(), num_outputs=None,
+                   stateful=True, shape=from_attr("_shapes"), dtype=from_attr("_dtypes"))
 
 
 class _ScanDataset(Dataset):

@@ -12,18 +12,23 @@ own thread - the "interleave the sources" rule of fast pipelines:
 >>> list(ds.as_numpy_iterator())
 [np.int64(0), np.int64(0), np.int64(1), np.int64(1), np.int64(0), np.int64(0), np.int64(1), np.int64(1), np.int64(2), np.int64(2), np.int64(2), np.int64(2)]
 
-The function's result must be a dataset. minitf traces it once with symbolic
-tensors to learn the element_spec (so Python side effects happen then, as in
-TF), but then calls it again, eagerly, for each element: a minitf dataset is a
-Python object, not a value a graph can produce. In TensorFlow the function is
-only traced.
+The function's result must be a dataset. As in TensorFlow it is traced once,
+with symbolic tensors (and stand-in datasets for dataset-valued parts such as
+the windows of `window`), so Python side effects happen once. The dataset
+it returns is a *template* holding those symbolic tensors; for each element
+minitf runs the traced graph to get their values and iterates the template
+with the symbolic tensors bound to them (see graph_inputs.py). In
+TensorFlow the dataset is itself a graph value the function computes.
 """
 import queue
 import threading
 
+from ..framework.executor import compile_graph, run
 from ..framework.graph import Graph
 from ..ops.control_flow_ops import tapes_paused
+from . import graph_inputs
 from .dataset_ops import AUTOTUNE, Dataset
+from .graph_inputs import iterate_bound, symbolic_inputs, value_of
 from .map_op import default_parallelism, parallelism
 from .prefetch_op import _DONE, produce_into
 from .sources import _VariantDataset, static_int
@@ -34,18 +39,28 @@ _END = object()
 
 
 class DatasetFunction:
-    """A function from an element to a dataset: traced for its element_spec, called eagerly."""
+    """A function from an element to a dataset: traced once; called, it gives the traced
+    (template) dataset and the values its symbolic tensors take for this element."""
 
     def __init__(self, func, input_spec, transformation):
-        self._func = func
         self._transformation = transformation
-        graph = Graph("dataset_fn")
+        graph = Graph(getattr(func, "__name__", "dataset_fn").replace("<", "").replace(">", ""))
         with tapes_paused(), graph.as_default():
-            stand_ins = [_VariantDataset(s.element_spec) if isinstance(s, DatasetSpec)
-                         else graph.placeholder(s.shape, s.dtype, f"args_{i}")
-                         for i, s in enumerate(flatten(input_spec))]
-            result = func(*as_args(pack(input_spec, stand_ins)))
-        self.output_spec = self._checked(result).element_spec
+            self._stand_ins = [_VariantDataset(s.element_spec) if isinstance(s, DatasetSpec)
+                               else graph.placeholder(s.shape, s.dtype, f"args_{i}")
+                               for i, s in enumerate(flatten(input_spec))]
+            result = func(*as_args(pack(input_spec, self._stand_ins)))
+        self._template = self._checked(result)
+        self.output_spec = self._template.element_spec
+        # The template's symbolic tensors made by this trace are the graph's outputs;
+        # tensors of an enclosing tf.function stay bound by that function's run.
+        held = symbolic_inputs(self._template)
+        self._computed = [t for t in held if t.graph is graph]
+        self._captured = [outer for outer, _ in graph.captures]
+        # what an enclosing run must bind: captures, and outer tensors the template holds
+        self.outer_inputs = self._captured + [t for t in held if t.graph is not graph]
+        graph.outputs = self._computed
+        self._plan = compile_graph(graph) if self._computed else None
 
     def _checked(self, result):
         if not is_dataset(result):
@@ -55,7 +70,17 @@ class DatasetFunction:
         return result
 
     def __call__(self, element):
-        return self._checked(self._func(*as_args(element)))
+        """(the template dataset, {id(symbolic tensor or stand-in): its value})."""
+        binding, arrays = {}, []
+        for stand_in, leaf in zip(self._stand_ins, flatten(element)):
+            if is_dataset(stand_in):
+                binding[id(stand_in)] = leaf  # a window: the stand-in reads this dataset
+            else:
+                arrays.append(leaf._value)
+        if self._plan is not None:
+            values = run(self._plan, arrays + [value_of(t) for t in self._captured])
+            binding.update((id(t), v) for t, v in zip(self._computed, values))
+        return self._template, binding
 
 
 class _FlatMapDataset(Dataset):
@@ -68,7 +93,7 @@ class _FlatMapDataset(Dataset):
 
     def _generate(self):
         for element in self._input._iterate():
-            yield from self._function(element)._iterate()
+            yield from iterate_bound(*self._function(element))
 
 
 def interleave_dataset(dataset, map_func, cycle_length, block_length, num_parallel_calls,
@@ -81,6 +106,8 @@ def interleave_dataset(dataset, map_func, cycle_length, block_length, num_parall
 
 class _InterleaveDataset(Dataset):
     """`cycle_length` open datasets, `block_length` elements from each in turn."""
+
+    _open_ahead = False
 
     def __init__(self, dataset, map_func, cycle_length, block_length):
         self._input = dataset
@@ -96,7 +123,7 @@ class _InterleaveDataset(Dataset):
         self._element_spec = self._function.output_spec
 
     def _open(self, element):
-        return self._function(element)._iterate()
+        return iterate_bound(*self._function(element))
 
     def _next_of(self, slot):
         return next(slot, _END)
@@ -110,12 +137,16 @@ class _InterleaveDataset(Dataset):
         source_done, i = False, 0
         try:
             while not source_done or any(s is not None for s in slots):
-                if slots[i] is None and not source_done:
-                    element = next(source, _END)
-                    if element is _END:
-                        source_done = True
-                    else:
-                        slots[i] = self._open(element)
+                # Parallel: every empty slot opens at once (its thread starts reading),
+                # in the order the cycle reaches them, so the output order is unchanged.
+                ahead = range(self._cycle) if self._open_ahead else range(1)
+                for k in [(i + j) % self._cycle for j in ahead]:
+                    if slots[k] is None and not source_done:
+                        element = next(source, _END)
+                        if element is _END:
+                            source_done = True
+                        else:
+                            slots[k] = self._open(element)
                 if slots[i] is not None:
                     for _ in range(self._block):
                         value = self._next_of(slots[i])
@@ -135,10 +166,12 @@ class _InterleaveDataset(Dataset):
 class _ThreadedSlot:
     """One open dataset read ahead by its own producer thread."""
 
-    def __init__(self, dataset, buffer_size):
+    def __init__(self, dataset, binding, buffer_size):
         self.queue = queue.Queue(buffer_size)
         self.stop = threading.Event()
-        threading.Thread(target=produce_into, args=(self.queue, dataset, self.stop),
+        threading.Thread(target=graph_inputs.run_with,
+                         args=(graph_inputs.snapshot() + [binding], produce_into, self.queue,
+                               dataset, self.stop),
                          name="ParallelInterleave", daemon=True).start()
 
     def next(self):
@@ -153,6 +186,8 @@ class _ThreadedSlot:
 class _ParallelInterleaveDataset(_InterleaveDataset):
     """The same order, but each open dataset is produced by a thread of its own."""
 
+    _open_ahead = True
+
     def __init__(self, dataset, map_func, cycle_length, block_length, num_parallel_calls,
                  deterministic):
         super().__init__(dataset, map_func, cycle_length, block_length)
@@ -160,7 +195,8 @@ class _ParallelInterleaveDataset(_InterleaveDataset):
         self._deterministic = deterministic
 
     def _open(self, element):
-        return _ThreadedSlot(self._function(element), max(2, self._block))
+        dataset, binding = self._function(element)
+        return _ThreadedSlot(dataset, binding, max(2, self._block))
 
     def _next_of(self, slot):
         return slot.next()

@@ -22,7 +22,7 @@ import os
 import time
 
 from ..framework import errors
-from . import timings
+from . import graph_inputs, timings
 from .dataset_ops import AUTOTUNE, Dataset
 from .sources import static_int
 from .structured_function import StructuredFunction, scalar_bool, truth
@@ -87,6 +87,7 @@ class _ParallelMapDataset(_MapDataset):
         pool = concurrent.futures.ThreadPoolExecutor(self._parallelism,
                                                      thread_name_prefix="ParallelMap")
         source = self._input._iterate()
+        bindings = graph_inputs.snapshot()  # workers read captured tensors through these
         pending = collections.deque()
         index = 0
         try:
@@ -98,7 +99,8 @@ class _ParallelMapDataset(_MapDataset):
                     except StopIteration:
                         exhausted = True
                         break
-                    pending.append(pool.submit(self._call, element, index, recorder))
+                    pending.append(pool.submit(graph_inputs.run_with, bindings, self._call,
+                                               element, index, recorder))
                     index += 1
                 if not pending:
                     return

@@ -22,7 +22,8 @@ import random
 from ..framework import errors
 from ..ops.random_ops import get_seed, numpy_generator
 from .dataset_ops import INFINITE, UNKNOWN, Dataset
-from .sources import static_int
+from .graph_inputs import known_int
+from .sources import runtime_int, static_int
 
 
 class _ShuffleDataset(Dataset):
@@ -35,7 +36,7 @@ class _ShuffleDataset(Dataset):
                 None, "ShuffleDatasetV3", "buffer_size must be greater than zero or "
                 "UNKNOWN_CARDINALITY [Op:ShuffleDatasetV3]")
         self._input = dataset
-        self._buffer_size = None if size == UNKNOWN else size  # None: the whole input
+        self._raw_buffer_size = buffer_size  # read when the graph runs if symbolic
         seed, seed2 = get_seed(seed)
         if seed is None:  # no seed anywhere: a random one, fixed for this dataset
             seed, seed2 = random.SystemRandom().getrandbits(31), 0
@@ -50,11 +51,17 @@ class _ShuffleDataset(Dataset):
     def _generate(self):
         epoch = next(self._iterations) if self._reshuffle else 0
         rng = numpy_generator("ShuffleDataset", *self._seeds, epoch)
+        size = runtime_int(self._raw_buffer_size)
+        if size <= 0 and size != UNKNOWN:
+            raise errors.InvalidArgumentError(
+                None, "ShuffleDatasetV3", "buffer_size must be greater than zero or "
+                "UNKNOWN_CARDINALITY [Op:ShuffleDatasetV3]")
+        size = None if size == UNKNOWN else size  # None: the whole input
         source = self._input._iterate()
         buffer = []
         for element in source:
             buffer.append(element)
-            if self._buffer_size is not None and len(buffer) >= self._buffer_size:
+            if size is not None and len(buffer) >= size:
                 break
         while buffer:
             index = int(rng.integers(len(buffer)))
@@ -71,13 +78,21 @@ class _ShuffleDataset(Dataset):
 _END = object()
 
 
-class _RepeatDataset(Dataset):
+class _CountedDataset(Dataset):
+    """A dataset with a `count` that may be a symbolic tensor (known when bound)."""
+
+    @property
+    def _count(self):
+        return known_int(self._raw_count)
+
+
+class _RepeatDataset(_CountedDataset):
     """Start the input again `count` times (forever for None / -1)."""
 
     def __init__(self, dataset, count):
-        count = -1 if count is None else static_int(count)
+        self._raw_count = -1 if count is None else count
+        static_int(self._raw_count)  # a TypeError now for a count that is not an int
         self._input = dataset
-        self._count = count
         self._element_spec = dataset.element_spec
 
     def _cardinality(self):
@@ -91,7 +106,8 @@ class _RepeatDataset(Dataset):
         return UNKNOWN if n == UNKNOWN else n * self._count
 
     def _generate(self):
-        epochs = itertools.count() if self._count < 0 else range(self._count)
+        count = runtime_int(self._raw_count)
+        epochs = itertools.count() if count < 0 else range(count)
         for _ in epochs:
             produced = False
             for element in self._input._iterate():
@@ -101,12 +117,13 @@ class _RepeatDataset(Dataset):
                 return
 
 
-class _TakeDataset(Dataset):
+class _TakeDataset(_CountedDataset):
     """The first `count` elements (-1: all of them)."""
 
     def __init__(self, dataset, count):
         self._input = dataset
-        self._count = static_int(count)
+        self._raw_count = count
+        static_int(count)  # a TypeError now for a count that is not an int
         self._element_spec = dataset.element_spec
 
     def _cardinality(self):
@@ -118,27 +135,29 @@ class _TakeDataset(Dataset):
         return UNKNOWN if n == UNKNOWN else min(n, self._count)
 
     def _generate(self):
-        if self._count is not None and self._count < 0:
+        count = runtime_int(self._raw_count)
+        if count < 0:
             yield from self._input._iterate()
             return
-        if self._count == 0:
+        if count == 0:
             return
         source = self._input._iterate()
         try:
             for i, element in enumerate(source):
                 yield element
-                if i + 1 >= self._count:
+                if i + 1 >= count:
                     return
         finally:
             source.close()
 
 
-class _SkipDataset(Dataset):
+class _SkipDataset(_CountedDataset):
     """All but the first `count` elements (-1: none)."""
 
     def __init__(self, dataset, count):
         self._input = dataset
-        self._count = static_int(count)
+        self._raw_count = count
+        static_int(count)  # a TypeError now for a count that is not an int
         self._element_spec = dataset.element_spec
 
     def _cardinality(self):
@@ -150,34 +169,44 @@ class _SkipDataset(Dataset):
         return INFINITE if n == INFINITE else max(0, n - self._count)
 
     def _generate(self):
-        if self._count < 0:
+        count = runtime_int(self._raw_count)
+        if count < 0:
             return
-        yield from itertools.islice(self._input._iterate(), self._count, None)
+        yield from itertools.islice(self._input._iterate(), count, None)
 
 
 class _ShardDataset(Dataset):
     """Elements `index`, `index + num_shards`, ...: one of `num_shards` workers' share."""
 
     def __init__(self, dataset, num_shards, index):
-        num_shards, index = static_int(num_shards), static_int(index)
-        if num_shards <= 0:
-            raise errors.InvalidArgumentError(
-                None, "ShardDataset", "Number of shards must be greater than zero "
-                f"(currently num_shards = {num_shards}). [Op:ShardDataset]")
-        if not 0 <= index < num_shards:
-            raise errors.InvalidArgumentError(
-                None, "ShardDataset", f"Index must be between 0 and {num_shards - 1} "
-                f"(currently index = {index}). [Op:ShardDataset]")
+        self._raw = (num_shards, index)  # symbolic ones are read when the graph runs
+        static = [static_int(v) for v in self._raw]
+        if None not in static:
+            _check_shard(*static)
         self._input = dataset
-        self._num_shards, self._index = num_shards, index
         self._element_spec = dataset.element_spec
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if n < 0:
-            return n
-        return n // self._num_shards + (1 if self._index < n % self._num_shards else 0)
+        num_shards, index = (known_int(v) for v in self._raw)
+        if num_shards is not None and index is not None:
+            _check_shard(num_shards, index)
+        if n < 0 or num_shards is None or index is None:
+            return n if n < 0 else UNKNOWN
+        return n // num_shards + (1 if index < n % num_shards else 0)
 
     def _generate(self):
-        yield from itertools.islice(self._input._iterate(), self._index, None,
-                                    self._num_shards)
+        num_shards, index = _check_shard(*(runtime_int(v) for v in self._raw))
+        yield from itertools.islice(self._input._iterate(), index, None, num_shards)
+
+
+def _check_shard(num_shards, index):
+    if num_shards <= 0:
+        raise errors.InvalidArgumentError(
+            None, "ShardDataset", "Number of shards must be greater than zero "
+            f"(currently num_shards = {num_shards}). [Op:ShardDataset]")
+    if not 0 <= index < num_shards:
+        raise errors.InvalidArgumentError(
+            None, "ShardDataset", f"Index must be between 0 and {num_shards - 1} "
+            f"(currently index = {index}). [Op:ShardDataset]")
+    return num_shards, index

@@ -20,6 +20,7 @@ import queue
 import threading
 
 from ..framework import errors
+from . import graph_inputs
 from .dataset_ops import AUTOTUNE, Dataset
 from .map_op import default_parallelism
 from .sources import static_int
@@ -74,7 +75,9 @@ class _PrefetchDataset(Dataset):
             return
         q = queue.Queue(self._buffer_size)
         stop = threading.Event()
-        thread = threading.Thread(target=produce_into, args=(q, self._input, stop),
+        thread = threading.Thread(target=graph_inputs.run_with,
+                                  args=(graph_inputs.snapshot(), produce_into, q, self._input,
+                                        stop),
                                   name="Prefetch", daemon=True)
         thread.start()
         try:

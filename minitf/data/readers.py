@@ -14,31 +14,31 @@
 Files are opened when you iterate, not when the dataset is made, so a
 missing file raises `tf.errors.NotFoundError` at the first element, as in TF.
 """
-import collections
 import csv
 import glob
 import os
 
+import numpy as np
+
 from ..framework import dtypes, errors
-from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..framework.function import TensorSpec
+from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..framework.tf_export import tf_export
 from .dataset_ops import AUTOTUNE, Dataset
+from .graph_inputs import value_of
 from .sources import static_int
 from .structure import is_dataset
-
-import numpy as np
 
 
 def _file_names(filenames):
     """Python strings from a str, a list, a string tensor or a dataset of names."""
     if is_dataset(filenames):
         return [t.numpy().decode() for t in filenames]
-    if isinstance(filenames, Tensor):
-        return [s.decode() for s in np.asarray(filenames.numpy(), dtype=object).reshape(-1)]
+    if isinstance(filenames, Tensor):  # eager, or symbolic and bound (graph_inputs.py)
+        return [s.decode() for s in np.asarray(value_of(filenames), dtype=object).reshape(-1)]
     if isinstance(filenames, (str, bytes, os.PathLike)):
         filenames = [filenames]
-    return [os.fsdecode(f) if not isinstance(f, Tensor) else f.numpy().decode()
+    return [os.fsdecode(f) if not isinstance(f, Tensor) else value_of(f)[()].decode()
             for f in filenames]
 
 

@@ -11,15 +11,38 @@ from ..framework.function import TensorSpec
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .dataset_ops import INFINITE, UNKNOWN, Dataset
-from .structure import (compatible_spec, element_spec_of, flatten, is_dataset,
-                        normalize_element, pack, same_structure, spec_of, type_text,
-                        unbatched_spec)
+from .graph_inputs import bound_value, eager, known_int, value_of
+from .structure import (
+    compatible_spec,
+    element_spec_of,
+    flatten,
+    is_dataset,
+    normalize_element,
+    pack,
+    same_structure,
+    spec_of,
+    type_text,
+    unbatched_spec,
+)
 
 
 def static_int(value):
     """A Python int from an int or an eager scalar tensor; None for a symbolic one."""
     if isinstance(value, Tensor):
         return int(value.numpy()) if isinstance(value, EagerTensor) else None
+    if value is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor.")
+    if isinstance(value, (str, bytes)) or np.asarray(value).dtype.kind not in "iub":
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
+    return int(value)
+
+
+def runtime_int(value):
+    """A Python int from an int or a tensor; a symbolic one is read from its bound value
+    (see graph_inputs.py), so it works while the graph holding it runs."""
+    if isinstance(value, Tensor):
+        return int(value_of(value))
     return int(value)
 
 
@@ -50,13 +73,29 @@ class _TensorSliceDataset(Dataset):
         self._element_spec = pack(self._structure, [unbatched_spec(spec_of(t)) for t in leaves])
 
     def _cardinality(self):
-        return UNKNOWN if self._rows is None else self._rows
+        if self._rows is not None:
+            return self._rows
+        values = [bound_value(t) for t in flatten(self._structure)]  # while a graph runs
+        sizes = {None if v is None else v.shape[0] for v in values}
+        return sizes.pop() if len(sizes) == 1 and None not in sizes else UNKNOWN
 
     def _generate(self):
-        arrays = [t._value for t in flatten(self._structure)]
+        leaves = flatten(self._structure)
+        arrays = [value_of(t) for t in leaves]
+        rows = self._rows
+        if rows is None:  # symbolic tensors of unknown length: check them now, as TF does
+            sizes = [a.shape[0] for a in arrays]
+            if any(n != sizes[0] for n in sizes):
+                raise errors.InvalidArgumentError(
+                    None, "TensorSliceDataset", "All components must have the same size in "
+                    f"the 0th dimension (sizes {sizes}) [Op:TensorSliceDataset]. Every "
+                    "component is sliced along its first axis, so they need as many rows.")
+            rows = sizes[0] if sizes else 0
         template = self._structure
-        for i in range(self._rows):
-            yield pack(template, [EagerTensor(slice_row(a, i)) for a in arrays])
+        dtypes_ = [t.dtype for t in leaves]
+        for i in range(rows):
+            yield pack(template, [EagerTensor(slice_row(a, i), d)
+                                  for a, d in zip(arrays, dtypes_)])
 
 
 class _TensorDataset(Dataset):
@@ -70,7 +109,8 @@ class _TensorDataset(Dataset):
         return 1
 
     def _generate(self):
-        yield self._structure
+        yield pack(self._structure, [leaf if is_dataset(leaf) else eager(leaf)
+                                     for leaf in flatten(self._structure)])
 
 
 class _RangeDataset(Dataset):
@@ -80,6 +120,7 @@ class _RangeDataset(Dataset):
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Invalid arguments to RangeDataset: {args}")
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+        self._raw = (start, stop, step)  # symbolic ones are read when the graph runs
         self._args = [static_int(a) for a in (start, stop, step)]
         if self._args[2] == 0:
             raise errors.InvalidArgumentError(None, "RangeDataset",
@@ -88,13 +129,18 @@ class _RangeDataset(Dataset):
         self._element_spec = TensorSpec([], self._dtype)
 
     def _cardinality(self):
-        if None in self._args:
+        args = [known_int(a) for a in self._raw]
+        if None in args or args[2] == 0:
             return UNKNOWN
-        return len(range(*self._args))
+        return len(range(*args))
 
     def _generate(self):
         np_type = self._dtype._np
-        for i in range(*self._args):
+        args = [runtime_int(a) for a in self._raw]
+        if args[2] == 0:
+            raise errors.InvalidArgumentError(None, "RangeDataset",
+                                              "step must be a non-zero integer.")
+        for i in range(*args):
             yield EagerTensor(np.array(i, dtype=np_type), self._dtype)
 
 
@@ -111,8 +157,12 @@ class _VariantDataset(Dataset):
 
     def _generate(self):
         if self._elements is None:
-            raise TypeError("This dataset is a placeholder used while tracing a function; "
-                            "it has no elements to iterate over.")
+            real = bound_value(self)  # the dataset this stand-in is bound to (interleave_op)
+            if real is None:
+                raise TypeError("This dataset is a placeholder used while tracing a function; "
+                                "it has no elements to iterate over.")
+            yield from real._iterate()
+            return
         yield from self._elements
 
 
@@ -130,8 +180,8 @@ class _GeneratorDataset(Dataset):
         elif output_types is not None:
             spec = _spec_from_types(output_types, output_shapes)
         else:
-            raise TypeError("The `output_signature` argument must be set (or, in the older "
-                            "style, `output_types`).")
+            raise TypeError("To specify the output signature you need to provide either the "
+                            "`output_signature` argument or the `output_types` argument.")
         self._generator = generator
         self._args = tuple(args) if args is not None else ()
         self._element_spec = spec
@@ -140,7 +190,8 @@ class _GeneratorDataset(Dataset):
         return f"<_FlatMapDataset element_spec={self.element_spec!r}>"
 
     def _generate(self):
-        args = [convert_to_tensor(a).numpy() for a in self._args]
+        args = [value_of(a) if isinstance(a, Tensor) else convert_to_tensor(a).numpy()
+                for a in self._args]
         for index, value in enumerate(self._generator(*args)):
             yield _checked(value, self._element_spec, index)
 

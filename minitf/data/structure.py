@@ -86,7 +86,23 @@ def normalize_element(value):
         return type(value)(*children) if hasattr(value, "_fields") else tuple(children)
     if is_dataset(value) or isinstance(value, Tensor):
         return value
-    return convert_to_tensor(value)
+    return list_to_tensor(value)
+
+
+def _holds_tensor(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_tensor(v) for v in value)
+    return isinstance(value, Tensor)
+
+
+def list_to_tensor(value):
+    """A value (a nested list perhaps holding tensors) as one tensor. A list of symbolic
+    tensors is stacked, as TF's conversion does (`[a, b]` -> `tf.stack([a, b])`)."""
+    if not isinstance(value, list) or not _holds_tensor(value):
+        return convert_to_tensor(value)
+    from ..ops.array_ops import stack  # ops are built on the framework: import late
+    return stack([list_to_tensor(list(v)) if isinstance(v, (list, tuple)) else v
+                  for v in value])
 
 
 def spec_of(leaf):

@@ -22,7 +22,8 @@ from ..framework.function import Function, TensorSpec
 from ..framework.graph import Graph, SymbolicTensor
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..ops.control_flow_ops import tapes_paused
-from .structure import DatasetSpec, flatten, pack, spec_of
+from .graph_inputs import value_of
+from .structure import DatasetSpec, flatten, list_to_tensor, pack, spec_of
 
 _DEBUG_MODE = [False]
 
@@ -33,12 +34,21 @@ def as_args(element):
 
 
 def _lists_to_tuples(value):
+    """TF's rule for a function's result: a top-level list is a tuple of components;
+    a list inside a structure is one tensor (`(x, [x, x])` has a shape-(2,) second part)."""
     if isinstance(value, list):
-        return tuple(_lists_to_tuples(v) for v in value)
-    if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        return tuple(_lists_to_tuples(v) for v in value)
+        value = tuple(value)
+    return _inner_lists_to_tensors(value)
+
+
+def _inner_lists_to_tensors(value):
+    if isinstance(value, list):
+        return list_to_tensor(value)
+    if isinstance(value, tuple):
+        children = [_inner_lists_to_tensors(v) for v in value]
+        return type(value)(*children) if hasattr(value, "_fields") else tuple(children)
     if isinstance(value, dict):
-        return type(value)((k, _lists_to_tuples(v)) for k, v in value.items())
+        return type(value)((k, _inner_lists_to_tensors(v)) for k, v in value.items())
     return value
 
 
@@ -73,10 +83,9 @@ class StructuredFunction:
             result = function(*as_args(pack(input_spec, placeholders)))
             result = _lists_to_tuples(result)
             outputs = pack(result, [self._as_output(graph, v) for v in flatten(result)])
-        if graph.captures:
-            raise ValueError(f"The function passed to `{self._transformation}` uses a "
-                             "symbolic tensor of an enclosing tf.function; build the dataset "
-                             "outside tf.function, or pass the value in the elements.")
+        # Tensors of an enclosing tf.function the function uses: extra graph inputs,
+        # read from their bound values when that function runs (graph_inputs.py).
+        self.captured_inputs = [outer for outer, _ in graph.captures]
         graph.outputs = flatten(outputs)
         return graph, outputs
 
@@ -89,9 +98,10 @@ class StructuredFunction:
 
     def __call__(self, element):
         """The function's result for one element (a nest of eager tensors)."""
-        if _DEBUG_MODE[0]:
+        if _DEBUG_MODE[0] and not self.captured_inputs:
             return self._call_eagerly(element)
-        arrays = run(self._plan, [t._value for t in flatten(element)])
+        arrays = run(self._plan, [t._value for t in flatten(element)]
+                     + [value_of(t) for t in self.captured_inputs])
         return pack(self.output_structure, [EagerTensor(a) for a in arrays])
 
     def _call_eagerly(self, element):

@@ -43,8 +43,12 @@ class CrossedColumn(base.CategoricalColumn, collections.namedtuple(
 
     def get_ids(self, features):
         """Ids `[batch, combinations_per_row]` (one per row for single-valued keys)."""
-        values = [self._key_values(k, features) for k in self.keys]
-        are_ids = [not isinstance(k, str) for k in self.keys]
+        # TF hands SparseCrossHashed its sparse inputs (the columns' ids) before its dense
+        # ones (raw features), each group in the order of `keys`; the hash depends on it.
+        keys = [k for k in self.keys if not isinstance(k, str)] + \
+            [k for k in self.keys if isinstance(k, str)]
+        values = [self._key_values(k, features) for k in keys]
+        are_ids = [not isinstance(k, str) for k in keys]
         return feature_ops.cross_hashed(values, self.hash_bucket_size, self.hash_key, are_ids)
 
 

@@ -95,3 +95,16 @@ def test_map_function_errors():
         D.range(3).map(lambda x: tf.cast(x, tf.float32) + tf.constant(1, tf.int32))
     with pytest.raises(tf.errors.InvalidArgumentError, match="could not correctly convert"):
         list(D.from_tensor_slices(["1", "x"]).map(tf.strings.to_number))
+
+
+def test_more_argument_errors_as_tensorflow():
+    # verified against TF 2.21
+    with pytest.raises(TypeError, match="you need to provide either the `output_signature` "
+                                        "argument or the `output_types` argument"):
+        D.from_generator(lambda: iter([1]))
+    with pytest.raises(TypeError, match="Cannot convert 'a' to EagerTensor of dtype int64"):
+        D.range(3).take("a")
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int64"):
+        D.range(3).take(2.0)
+    with pytest.raises(ValueError, match="matching leading dimension. Encountered both 2 and 3"):
+        D.from_tensors(([1, 2], [1, 2, 3])).unbatch()

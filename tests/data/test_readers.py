@@ -93,3 +93,53 @@ def test_csv_parsing_inside_map_is_traced(files):
     assert [t.dtype for t in parsed.element_spec] == [tf.int32, tf.float32, tf.string, tf.int32]
     rows = list(parsed.as_numpy_iterator())
     assert rows[1] == (3, 0.0, b"bar", 1)
+
+
+def test_make_csv_dataset_bad_rows_name_file_and_line(tmp_path):
+    # verified against TF 2.21: "Field 1 in record is not a valid int32: x" and
+    # "Expect 2 fields but have 1 in record" (InvalidArgumentError); minitf adds where.
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n3,x\n")
+    make = tf.data.experimental.make_csv_dataset
+    ds = make(str(bad), 1, column_defaults=[0, 0], shuffle=False, num_epochs=1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Field 1 in record is not a valid int32: x .*bad.csv line 3: '3,x'"):
+        list(ds)
+    short = tmp_path / "short.csv"
+    short.write_text("a,b\n1,2\n3\n")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Expect 2 fields but have 1 in record .*short.csv line 3"):
+        list(make(str(short), 1, column_defaults=[0, 0], shuffle=False, num_epochs=1))
+    required = make(str(tmp_path / "short.csv"), 1, column_defaults=[0, tf.constant([], tf.int32)],
+                    shuffle=False, num_epochs=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expect 2 fields"):
+        list(required)
+    bad.write_text("a,b\n1,2\n3,x\n4,5\n")
+    skipped = make(str(bad), 1, column_defaults=[0, 0], shuffle=False, num_epochs=1,
+                   ignore_errors=True)
+    assert [f["b"].numpy().tolist() for f in skipped] == [[2], [5]]  # the bad row is dropped
+    # verified against TF 2.21: ValueError when nothing matches
+    with pytest.raises(ValueError, match="No files match `file_pattern`"):
+        make(str(tmp_path / "nope*.csv"), 1)
+
+
+def test_make_csv_dataset_defaults_header_and_parallel_reads(tmp_path):
+    (tmp_path / "a.csv").write_text('n,score,name,lab\n1,0.5,ann,0\n2,,bob,1\n3,2.5,"c,d",0\n')
+    make = tf.data.experimental.make_csv_dataset
+    # verified against TF 2.21
+    ds = make(str(tmp_path / "a.csv"), 3, label_name="lab", shuffle=False, num_epochs=1,
+              column_defaults=[[0], [9.5], ["z"], [0]])
+    (features, label), = list(ds)
+    assert features["score"].numpy().tolist() == [0.5, 9.5, 2.5]
+    assert features["name"].numpy().tolist() == [b"ann", b"bob", b"c,d"]
+    assert label.numpy().tolist() == [0, 1, 0]
+    raw = make(str(tmp_path / "a.csv"), 4, column_names=["a", "b", "c", "e"], header=False,
+               column_defaults=["", "", "", ""], shuffle=False, num_epochs=1)
+    assert next(iter(raw))["b"].numpy().tolist() == [b"score", b"0.5", b"", b"2.5"]
+    for i in range(3):
+        (tmp_path / f"p{i}.csv").write_text(f"v\n{i}\n{i + 10}\n")
+    both = make(str(tmp_path / "p*.csv"), 1, shuffle=False, num_epochs=1, num_parallel_reads=3)
+    # verified against TF 2.21: with parallel reads the files' records interleave
+    assert [int(f["v"].numpy()[0]) for f in both] == [0, 1, 2, 10, 11, 12]
+    two = make(str(tmp_path / "p*.csv"), 1, shuffle=False, num_epochs=1, num_parallel_reads=2)
+    assert [int(f["v"].numpy()[0]) for f in two] == [0, 1, 10, 11, 2, 12]

@@ -1,6 +1,5 @@
 """map, filter, batch, padded_batch, unbatch, window, flat_map, interleave, scan."""
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -37,21 +36,40 @@ def test_map_unpacks_tuples_and_passes_dicts():
 
 
 def test_parallel_map_keeps_order_and_runs_in_threads():
+    # No clock: four calls must be in flight at once, or the barrier breaks.
+    barrier = threading.Barrier(4, timeout=10)
     threads = set()
 
-    def slow(v):
+    def meet(v):
         threads.add(threading.current_thread().name)
-        time.sleep(0.01)
+        if int(v) < 4:
+            barrier.wait()  # raises BrokenBarrierError if the calls ran one by one
         return v
 
-    fn = lambda x: tf.py_function(slow, [x], tf.int64)  # noqa: E731
+    fn = lambda x: tf.py_function(meet, [x], tf.int64)  # noqa: E731
     ds = D.range(12).map(fn, num_parallel_calls=4)
-    start = time.perf_counter()
     assert values(ds) == list(range(12))
-    assert time.perf_counter() - start < 0.1  # sequential would take 0.12 s
-    assert len(threads) > 1
-    unordered = D.range(12).map(fn, num_parallel_calls=4, deterministic=False)
-    assert sorted(values(unordered)) == list(range(12))
+    assert len(threads) >= 4 and all(t.startswith("ParallelMap") for t in threads)
+    unordered = D.range(12).map(lambda x: x + 1, num_parallel_calls=4, deterministic=False)
+    assert sorted(values(unordered)) == list(range(1, 13))
+    barrier = threading.Barrier(4, timeout=0.5)  # the control: one call at a time fails
+    with pytest.raises(threading.BrokenBarrierError):
+        values(D.range(4).map(lambda x: tf.py_function(meet, [x], tf.int64)))
+
+
+def test_parallel_interleave_reads_sources_at_once():
+    barrier = threading.Barrier(3, timeout=10)
+
+    def source(i):
+        def gen():
+            barrier.wait()  # every file's reader must be running at the same time
+            yield i
+        return gen
+
+    ds = D.range(3).interleave(lambda i: D.from_generator(
+        lambda n: source(n)(), args=(i,), output_signature=tf.TensorSpec((), tf.int64)),
+        cycle_length=3, num_parallel_calls=3)
+    assert values(ds) == [0, 1, 2]
 
 
 def test_filter_and_predicate_check():
@@ -146,3 +164,77 @@ def test_debug_mode_runs_eagerly_and_names_bad_element():
             values(shapes)
     finally:
         tf.data.experimental.disable_debug_mode()
+
+
+def test_padded_shapes_rules_as_tensorflow():
+    # verified against TF 2.21: a padded dim may exceed (not undercut) a known input dim
+    rows = D.from_tensor_slices([[1, 2]])
+    assert values(rows.padded_batch(1, padded_shapes=[3]))[0].tolist() == [[1, 2, 0]]
+    with pytest.raises(ValueError, match=r"The padded shape \(1,\) is not compatible"):
+        rows.padded_batch(1, padded_shapes=[1])
+    pairs = D.range(3).map(lambda x: (x, [x]))  # a list inside the result is one tensor
+    assert pairs.element_spec[1].shape.as_list() == [1]
+    padded = pairs.padded_batch(1, padded_shapes=([], [3]))
+    assert padded.element_spec[1].shape.as_list() == [None, 3]
+    assert [b.tolist() for b in values(padded)[0]] == [[0], [[0, 0, 0]]]
+    assert values(D.range(1, 3).map(lambda x: tf.fill([x], x)).padded_batch(
+        2, padded_shapes=[-1]))[0].tolist() == [[1, 0], [2, 2]]
+    assert values(D.range(1, 3).map(lambda x: tf.fill([x], x)).padded_batch(
+        2, padded_shapes=tf.TensorShape([3])))[0].tolist() == [[1, 0, 0], [2, 2, 0]]
+    with pytest.raises(TypeError, match="structure of `padded_shapes` must match"):
+        pairs.padded_batch(1, padded_shapes=[3])
+
+
+def test_lists_in_function_results_and_datasets():
+    # verified against TF 2.21: a top-level list is a tuple, inner lists are tensors
+    spec = D.range(3).map(lambda x: [x, [x, x]]).element_spec
+    assert isinstance(spec, tuple) and spec[1].shape.as_list() == [2]
+    assert D.range(3).map(lambda x: {"a": [x, x]}).element_spec["a"].shape.as_list() == [2]
+    # from_tensor_slices of a list of (symbolic) tensors stacks them
+    ds = D.from_tensor_slices(([1, 2], [3, 4])).flat_map(lambda a, b: D.from_tensor_slices([a, b]))
+    assert values(ds) == [1, 3, 2, 4]
+
+
+def test_flat_map_and_interleave_functions_are_traced_once():
+    # verified against TF 2.21: the function runs once (tracing), whatever the elements
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return D.range(x * 2)
+
+    ds = D.range(1, 4).flat_map(f)
+    assert len(calls) == 1
+    assert values(ds) == [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5] and values(ds) == values(ds)
+    assert len(calls) == 1
+    parallel = D.range(3).interleave(lambda x: calls.append(1) or D.from_tensors(x).repeat(x + 1),
+                                     cycle_length=2, num_parallel_calls=2)
+    assert values(parallel) == [0, 1, 1, 2, 2, 2] and len(calls) == 2
+    # nested functions, windows inside windows, generator args (verified against TF 2.21)
+    nested = D.range(1, 3).flat_map(
+        lambda x: D.range(x).flat_map(lambda y: D.from_tensors(x * 10 + y)))
+    assert values(nested) == [10, 20, 21]
+    inner = D.range(7).window(4, shift=3).flat_map(
+        lambda w: w.window(2).flat_map(lambda ww: ww.batch(2)))
+    assert [b.tolist() for b in values(inner)] == [[0, 1], [2, 3], [3, 4], [5, 6], [6]]
+    gens = D.range(3).interleave(lambda i: D.from_generator(
+        lambda n: iter(range(n)), args=(i,), output_signature=tf.TensorSpec((), tf.int64)),
+        cycle_length=2)
+    assert values(gens) == [0, 0, 1]
+    summed = tf.function(lambda k: D.range(3).flat_map(lambda x: D.range(x + k)).reduce(
+        tf.constant(0, tf.int64), lambda s, e: s * 10 + e))
+    assert int(summed(tf.constant(1, tf.int64))) == 1012
+
+
+def test_parallel_interleave_keeps_the_sequential_order():
+    uneven = lambda x: D.from_tensors(x).repeat((x * 7) % 5)  # noqa: E731 - 0..4 copies
+    for cycle in (1, 2, 3, 5):
+        for block in (1, 2, 3):
+            sequential = D.range(9).interleave(uneven, cycle_length=cycle, block_length=block)
+            parallel = D.range(9).interleave(uneven, cycle_length=cycle, block_length=block,
+                                             num_parallel_calls=3)
+            assert values(parallel) == values(sequential), (cycle, block)
+    # verified against TF 2.21
+    assert values(D.range(1, 6).interleave(lambda x: D.from_tensors(x).repeat(x), cycle_length=3,
+                                           block_length=2)) == \
+        [1, 2, 2, 3, 3, 4, 4, 3, 4, 4, 5, 5, 5, 5, 5]

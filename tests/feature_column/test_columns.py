@@ -181,3 +181,28 @@ def test_embedding_combiners():
     for combiner, want in expected.items():
         col = fc.embedding_column(cat, 2, combiner=combiner)
         np.testing.assert_allclose(col.get_dense_tensor(feats, State()).numpy(), want, rtol=1e-6)
+
+
+def test_crossed_key_order_as_tensorflow():
+    # verified against TF 2.21 (tf.compat.v1.feature_column.input_layer, argmax of the
+    # indicator): TF crosses the categorical columns' ids first, then the raw features,
+    # so ["w", b, "n"] hashes like [b, "w", "n"], and a raw int like an identity id.
+    feats = {"w": tf.constant([["apple"], ["kiwi"], ["zz"], ["mango"]]),
+             "n": tf.constant([[3], [1], [2], [0]], tf.int64),
+             "a": tf.constant([[5.0], [25.0], [45.0], [65.0]])}
+    b = fc.bucketized_column(fc.numeric_column("a"), [10, 30, 50])
+    v = fc.categorical_column_with_vocabulary_list("w", ["kiwi", "apple"], num_oov_buckets=2)
+    i = fc.categorical_column_with_identity("n", 4)
+    expected = [(["w", b, "n"], [62, 590, 867, 507]), ([v, i], [651, 963, 891, 441]),
+                ([i, v, b], [985, 975, 503, 461]), (["n", v], [651, 963, 891, 441]),
+                ([b, "w"], [1, 632, 723, 63]), (["w", b], [1, 632, 723, 63])]
+    for keys, want in expected:
+        assert np.ravel(ids(fc.crossed_column(keys, 1000), feats)).tolist() == want, keys
+
+
+def test_duplicate_column_names_in_dense_features():
+    # verified against TF 2.21: ValueError "Duplicate feature column name found for columns"
+    h = fc.indicator_column(fc.categorical_column_with_hash_bucket("w", 13))
+    v = fc.indicator_column(fc.categorical_column_with_vocabulary_list("w", ["a"]))
+    with pytest.raises(ValueError, match="Duplicate feature column name found for columns"):
+        tf.keras.layers.DenseFeatures([h, v])

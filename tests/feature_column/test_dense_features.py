@@ -141,3 +141,34 @@ def test_functional_model_with_dict_inputs():
     assert model.count_params() == 4 * 2 and len(model.trainable_weights) == 3
     out = model({"x": np.array([[1.0], [2.0]]), "c": np.array([["a"], ["b"]])})
     assert out.shape == (2, 1)
+
+
+def test_end_to_end_csv_to_dense_features_fit(tmp_path):
+    # make_csv_dataset -> (OrderedDict of columns, label) batches -> DenseFeatures -> fit
+    rng = np.random.default_rng(0)
+    rows = ["age,city,label"]
+    for _ in range(64):
+        age, city = int(rng.integers(18, 80)), str(rng.choice(["paris", "lima", "oslo"]))
+        rows.append(f"{age},{city},{int(age > 45 or city == 'oslo')}")
+    path = tmp_path / "people.csv"
+    path.write_text("\n".join(rows) + "\n")
+    ds = tf.data.experimental.make_csv_dataset(str(path), batch_size=16, label_name="label",
+                                               num_epochs=1, shuffle_seed=1)
+    city = fc.categorical_column_with_hash_bucket("city", 8)
+    cols = [fc.numeric_column("age", normalizer_fn=lambda x: (x - 50.0) / 20.0),
+            fc.indicator_column(fc.bucketized_column(fc.numeric_column("age"), [30, 45, 60])),
+            fc.embedding_column(city, 3)]
+    tf.random.set_seed(3)
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures(cols),
+                                 tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="binary_crossentropy",
+                  metrics=["accuracy"])
+    model(next(iter(ds))[0])  # build, to see the embedding table before training
+    table = model.layers[0].weights[0]
+    assert table.name == "city_embedding/embedding_weights" and table.shape == (8, 3)
+    before = table.numpy().copy()
+    history = model.fit(ds.map(lambda f, y: (f, tf.cast(y, tf.float32))), epochs=15,
+                        verbose=0)
+    assert history.history["loss"][-1] < 0.6 * history.history["loss"][0]
+    assert history.history["accuracy"][-1] >= 0.9
+    assert not np.allclose(table.numpy(), before)  # fit trained the embedding
