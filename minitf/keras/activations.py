@@ -306,7 +306,8 @@ def deserialize(config, custom_objects=None):
     if isinstance(config, dict):
         config = config.get("config", config.get("class_name"))
     if config not in known:
-        raise ValueError(f"Could not interpret activation function identifier: {config}")
+        from .serialization import unknown_identifier_error
+        raise unknown_identifier_error("activation function", config, known)
     return known[config]
 
 

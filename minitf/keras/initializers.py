@@ -26,6 +26,8 @@ the distributions and their parameters are TF's.
 import math
 import random
 
+import numpy as np
+
 import minitf as tf
 
 from ..framework import dtypes
@@ -85,16 +87,43 @@ class Ones(Initializer):
 
 @tf_export("keras.initializers.Constant", "keras.initializers.constant")
 class Constant(Initializer):
-    """Every entry equal to `value`."""
+    """`value` broadcast to the shape: a number fills it, an array must broadcast to it.
+
+    Keras computes `cast(value, dtype) * ones(shape, dtype)`, so a value of the
+    weight's own shape is copied as is and a row is repeated down the rows; a flat
+    list of the right length is NOT reshaped (that is `tf.constant_initializer`).
+
+    >>> tf.keras.initializers.Constant(np.arange(6).reshape(2, 3))((2, 3)).numpy()
+    array([[0., 1., 2.],
+           [3., 4., 5.]], dtype=float32)
+    >>> tf.keras.initializers.Constant([1.0, 2.0, 3.0])((2, 3)).numpy()
+    array([[1., 2., 3.],
+           [1., 2., 3.]], dtype=float32)
+    """
 
     def __init__(self, value=0.0):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return tf.fill(list(shape), tf.cast(self.value, _dtype(dtype)))
+        dtype = _dtype(dtype)
+        value = tf.cast(tf.convert_to_tensor(self.value), dtype)
+        if value.shape.rank == 0:
+            return tf.fill(list(shape), value)
+        return value * tf.ones(shape, dtype)  # TF's error if it does not broadcast
 
     def get_config(self):
-        return {"value": self.value}
+        value = self.value
+        if hasattr(value, "dtype") and hasattr(value, "tolist"):  # NumPy, as Keras 3 writes it
+            value = {"class_name": "__numpy__",
+                     "config": {"value": value.tolist(), "dtype": str(value.dtype)}}
+        return {"value": value}
+
+    @classmethod
+    def from_config(cls, config):
+        value = config.get("value", 0.0)
+        if isinstance(value, dict) and value.get("class_name") == "__numpy__":
+            value = np.asarray(value["config"]["value"], dtype=value["config"]["dtype"])
+        return cls(value)
 
 
 @tf_export("keras.initializers.Identity", "keras.initializers.identity",

@@ -265,15 +265,20 @@ def poisson(y_true, y_pred):
 
 def _same_shape(target, output, rank_only=False):
     if target.shape.rank != output.shape.rank:
+        hint = ("Integer class labels need the sparse_categorical_crossentropy loss (or "
+                "one-hot labels: tf.keras.utils.to_categorical(y))."
+                if target.shape.rank == output.shape.rank - 1 and output.shape[-1] != 1 else
+                "Give the labels the shape of the predictions (e.g. reshape [batch] labels "
+                "to [batch, 1]).")
         raise ValueError(
             "Arguments `target` and `output` must have the same rank (ndim). Received: "
-            f"target.shape={target.shape}, output.shape={output.shape} Give the labels the "
-            "shape of the predictions (e.g. reshape [batch] labels to [batch, 1]).")
+            f"target.shape={target.shape}, output.shape={output.shape} " + hint)
     if not rank_only and not target.shape.is_compatible_with(output.shape):
         raise ValueError(
             "Arguments `target` and `output` must have the same shape. Received: "
-            f"target.shape={target.shape}, output.shape={output.shape} For class indices "
-            "use the sparse_categorical_crossentropy loss instead of one-hot labels.")
+            f"target.shape={target.shape}, output.shape={output.shape} Labels and "
+            "predictions need one column per class each; for class indices (one integer "
+            "per example) use the sparse_categorical_crossentropy loss instead.")
 
 
 @tf_export("keras.losses.binary_crossentropy", "keras.metrics.binary_crossentropy",
@@ -360,6 +365,11 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
             "Argument `output` must have rank (ndim) `target.ndim - 1`. Received: "
             f"target.shape={y_true.shape}, output.shape={y_pred.shape} Sparse labels are "
             "one class index per example; for one-hot labels use categorical_crossentropy.")
+    if not y_true.shape.is_compatible_with(y_pred.shape[:-1]):
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape up until the last "
+            f"dimension: target.shape={y_true.shape}, output.shape={y_pred.shape} There must "
+            "be one label per row of predictions (same batch size).")
     if ignore_class is not None:
         valid = not_equal(cast(y_true, y_pred.dtype), cast(ignore_class, y_pred.dtype))
         y_true = where(valid, y_true, cast(0, y_true.dtype))

@@ -8,6 +8,7 @@ functions such as activations are written as their name.
 >>> serialize_keras_object(tf.keras.initializers.Zeros(), "keras.initializers")
 {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
 """
+import difflib
 
 
 def serialize_keras_object(obj, module):
@@ -30,8 +31,28 @@ def deserialize_keras_object(config, objects, kind, custom_objects=None):
     elif isinstance(config, dict) and "class_name" in config:
         name, arguments = config["class_name"], config.get("config") or {}
     else:
-        raise ValueError(f"Could not interpret {kind} identifier: {config}")
+        raise unknown_identifier_error(kind, config, known)
     if name not in known:
-        raise ValueError(f"Could not interpret {kind} identifier: {config}")
+        raise unknown_identifier_error(kind, config, known)
     target = known[name]
-    return target(**arguments) if isinstance(target, type) else target
+    if not isinstance(target, type):
+        return target
+    if hasattr(target, "from_config"):  # e.g. Constant turns a serialized array back
+        return target.from_config(arguments)
+    return target(**arguments)
+
+
+def unknown_identifier_error(kind, identifier, known_names):
+    """TF's `ValueError("Could not interpret <kind> identifier: x")`, plus a hint.
+
+    >>> print(unknown_identifier_error("activation function", "rellu", ["relu", "tanh"]))
+    Could not interpret activation function identifier: rellu Did you mean 'relu'?
+    """
+    message = f"Could not interpret {kind} identifier: {identifier}"
+    names = sorted({str(n) for n in known_names})
+    close = difflib.get_close_matches(str(identifier), names, n=3, cutoff=0.6)
+    if close:
+        return ValueError(message + " Did you mean " +
+                          " or ".join(repr(c) for c in close) + "?")
+    snake = [n for n in names if n == n.lower()] or names
+    return ValueError(message + f" Known names: {', '.join(snake)}.")

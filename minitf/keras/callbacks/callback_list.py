@@ -54,6 +54,20 @@ class CallbackList(Callback):
     def __iter__(self):
         return iter(self.callbacks)
 
+    def overrides(self, hook):
+        """True if some callback does something in `hook` (e.g. "on_train_batch_end").
+
+        `fit` asks before each epoch: when no callback looks at a batch's logs, it
+        skips turning them into Python floats, which costs a sync per metric."""
+        aliases = {"on_train_batch_begin": "on_batch_begin", "on_train_batch_end": "on_batch_end"}
+        names = [hook] + ([aliases[hook]] if hook in aliases else [])
+        for callback in self.callbacks:
+            for name in names:
+                method = getattr(callback, name, None)
+                if getattr(method, "__func__", method) is not getattr(Callback, name):
+                    return True
+        return False
+
 
 def _forward(hook):
     if "batch" in hook or "epoch" in hook:

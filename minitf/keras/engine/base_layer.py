@@ -40,8 +40,9 @@ from ...autograph.conversion import converted_callable
 from ...framework import context, nest
 from ...framework.tensor import Tensor
 from ...framework.tf_export import tf_export
-from ...module import Module, camel_to_snake
+from ...module import Module
 from .. import backend, constraints, initializers, regularizers
+from ..utils.naming import to_snake_case
 from ..variables import Variable
 from . import call_context, keras_tensor
 from .input_spec import assert_input_compatibility, shape_tuple
@@ -104,7 +105,7 @@ class Layer(Module):
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError("Argument `name` must be a string and cannot contain character "
                              f"`/`. Received: name={name} (of type {type(name)})")
-        self._name = name or backend.unique_name(camel_to_snake(type(self).__name__))
+        self._name = name or backend.unique_name(to_snake_case(type(self).__name__))
         self._scope_name = self._name + "/"
         self._trainable = bool(trainable)
         self._dtype_policy = _policy(dtype)

@@ -23,6 +23,7 @@ import collections
 
 from ...framework import nest
 from .. import backend
+from ..utils.naming import to_snake_case
 from .input_spec import InputSpec
 from .keras_tensor import KerasTensor
 from .training import Model
@@ -38,8 +39,9 @@ class Functional(Model):
                                  f"Received: inputs={inputs}, outputs={outputs} including "
                                  f"invalid value {x} of type {type(x)}. Make inputs with "
                                  "tf.keras.Input(...) and outputs by calling layers on them.")
-        super().__init__(name=name or backend.unique_name("functional"), trainable=trainable,
-                         **kwargs)
+        # "functional", or the subclass's own name for `CustomModel(inputs, outputs)`.
+        name = name or backend.unique_name(to_snake_case(type(self).__name__))
+        super().__init__(name=name, trainable=trainable, **kwargs)
         self._inputs_struct = inputs
         self._outputs_struct = outputs
         self.inputs = nest.flatten(inputs)
@@ -81,7 +83,8 @@ class Functional(Model):
 
     def call(self, inputs, training=None, mask=None):
         """Run the layer calls, deepest first, on real tensors."""
-        values = {id(x): value for x, value in zip(self.inputs, self._flat_inputs(inputs))}
+        flat = _adjust_input_rank(self.inputs, self._flat_inputs(inputs))
+        values = {id(x): value for x, value in zip(self.inputs, flat)}
         for depth in sorted(self._nodes_by_depth, reverse=True):
             for node in self._nodes_by_depth[depth]:
                 if node.is_input or not all(id(x) in values for x in node.input_tensors):
@@ -99,6 +102,27 @@ class Functional(Model):
                             "name": op.name} for op in self._operations],
                 "input_layers": [x._keras_history[:] for x in self.inputs],
                 "output_layers": [x._keras_history[:] for x in self.outputs]}
+
+
+def _adjust_input_rank(keras_inputs, values):
+    """Keras's one forgiven mismatch: a trailing axis of size 1 too many or too few
+    (labels-like data of shape (n, 3, 1) for an Input((3,)), or (n,) for Input((1,)))."""
+    from ...ops.array_ops import expand_dims, squeeze
+    adjusted = []
+    for reference, x in zip(keras_inputs, values):
+        rank, expected = len(x.shape), len(reference.shape)
+        if rank == expected + 1 and x.shape[-1] == 1:
+            x = squeeze(x, axis=-1)
+        elif rank == expected - 1 and reference.shape[-1] == 1:
+            x = expand_dims(x, axis=-1)
+        elif rank != expected:
+            raise ValueError(f"Invalid input shape for input {x} with name "
+                             f"'{reference._keras_history.operation.name}'. Expected shape "
+                             f"{reference.shape}, but input has incompatible shape "
+                             f"{tuple(x.shape)}. Only a trailing axis of size 1 may be "
+                             "added or left out.")
+        adjusted.append(x)
+    return adjusted
 
 
 def _map_graph(inputs, outputs):

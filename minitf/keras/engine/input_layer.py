@@ -44,6 +44,9 @@ class InputLayer(Layer):
         if input_tensor is not None:
             batch_shape = input_tensor.shape
         elif shape is not None:
+            if isinstance(shape, (dict, str)):
+                from .keras_tensor import _as_shape
+                _as_shape((shape,), shown=shape)  # TF's "Cannot convert ... to a shape" with a hint
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             batch_shape = (batch_size,) + shape
         self._batch_shape = tuple(batch_shape)

@@ -13,8 +13,15 @@ ValueError: Input 0 with name 'None' of layer 'dense...' is incompatible with th
 from ...framework import nest
 from ...framework.tf_export import tf_export
 
-_HINT = (" Layers work on batches: the first axis counts examples, so one example of "
-         "shape (n,) is passed as shape (1, n) (e.g. with tf.expand_dims(x, 0)).")
+def _rank_hint(shape, expected):
+    """One teaching sentence for a rank mismatch, using the shape received."""
+    if len(shape) == expected - 1:
+        return (" Layers work on batches: the first axis counts examples and the last one "
+                "features (or channels). Add the missing axis: one example is shape "
+                f"{(1,) + tuple(shape)} (tf.expand_dims(x, 0)); a batch with one "
+                f"feature/channel is shape {tuple(shape) + (1,)} (tf.expand_dims(x, -1)).")
+    return (f" The layer expects inputs of rank {expected}, the first axis counting examples; "
+            "reshape the data (tf.reshape) to that rank.")
 
 
 @tf_export("keras.InputSpec", "keras.layers.InputSpec")
@@ -82,12 +89,12 @@ def _check_one(index, shape, dtype, spec, layer_name):
              "with the layer: ")
     if spec.ndim is not None and not spec.allow_last_axis_squeeze and ndim != spec.ndim:
         raise ValueError(where + f"expected ndim={spec.ndim}, found ndim={ndim}. Full shape "
-                         f"received: {shape}." + _HINT)
+                         f"received: {shape}." + _rank_hint(shape, spec.ndim))
     if spec.max_ndim is not None and ndim > spec.max_ndim:
         raise ValueError(where + f"expected max_ndim={spec.max_ndim}, found ndim={ndim}.")
     if spec.min_ndim is not None and ndim < spec.min_ndim:
         raise ValueError(where + f"expected min_ndim={spec.min_ndim}, found ndim={ndim}. Full "
-                         f"shape received: {shape}." + _HINT)
+                         f"shape received: {shape}." + _rank_hint(shape, spec.min_ndim))
     if spec.dtype is not None and dtype != spec.dtype:
         raise ValueError(where + f"expected dtype={spec.dtype}, found dtype={dtype}. Use "
                          "tf.cast to convert the input.")

@@ -30,7 +30,7 @@ class KerasTensor:
     """A symbolic tensor of the functional API: a `shape` (None = any size) and a `dtype`."""
 
     def __init__(self, shape, dtype="float32", sparse=False, name=None):
-        self._shape = tuple(None if d is None else int(d) for d in shape)
+        self._shape = _as_shape(shape)
         self._dtype = dtypes.as_dtype(dtype)
         self.sparse = sparse
         self.name = name or backend.unique_name("keras_tensor")
@@ -92,6 +92,21 @@ class KerasTensor:
 
     def __getitem__(self, key):
         return _operation("get_item", lambda a, _: a[key], self, None)
+
+
+def _as_shape(shape, shown=None):
+    """A tuple of ints and None, or TF's ValueError naming the dimension that is not one."""
+    dims = []
+    for d in shape:
+        if d is not None and (isinstance(d, (str, bytes, dict, list, tuple, float)) or
+                              not hasattr(d, "__index__") and not hasattr(d, "__int__")):
+            raise ValueError(f"Cannot convert '{shown or shape}' to a shape. Found invalid "
+                             f"dimension '{d}' of type '{type(d)}'. A shape is a tuple of "
+                             "sizes (None for any size); for several named inputs make one "
+                             "tf.keras.Input per name and pass a dict of them to "
+                             "tf.keras.Model.")
+        dims.append(None if d is None else int(d))
+    return tuple(dims)
 
 
 def _operation(name, function, tensor, other):

@@ -88,6 +88,10 @@ class Sequential(Model):
         if not self._layers:
             raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
                              "layers. Call `model.add(layer)`.")
+        if isinstance(input_shape, dict):
+            self._check_dict_inputs(input_shape)
+            self.built = True  # the layers build themselves on the first batch
+            return
         if not isinstance(self._layers[0], InputLayer):
             self._layers.insert(0, InputLayer(batch_shape=tuple(input_shape)))
         inputs = self._layers[0].output
@@ -102,7 +106,29 @@ class Sequential(Model):
         if not self.built:
             super()._maybe_build(first_input)
 
+    def _check_dict_inputs(self, inputs):
+        """A dict of inputs only suits a first layer that reads a dict (DenseFeatures, a
+        model with named inputs); anything else gets a clear error instead of a puzzle."""
+        from ..layers.dense_features import DenseFeatures
+        from .functional import Functional
+        first = self.layers[0] if self.layers else None
+        reads_dict = isinstance(first, DenseFeatures) or \
+            getattr(first, "_is_feature_layer", False) or \
+            (isinstance(first, Functional) and isinstance(first._inputs_struct, dict))
+        if self._functional is not None or not reads_dict:
+            what = f"its first layer '{first.name}' ({type(first).__name__})" if first else \
+                "it"
+            raise ValueError(
+                f"Sequential model '{self.name}' received a dict of inputs with keys "
+                f"{sorted(inputs)}, but {what} takes a single tensor. A Sequential model "
+                "passes one tensor from layer to layer. For named inputs use the functional "
+                "API (inputs = {name: tf.keras.Input(...)}, then tf.keras.Model(inputs, "
+                "outputs)), or make the first layer one that reads a dict, such as "
+                "tf.keras.layers.DenseFeatures.")
+
     def call(self, inputs, training=None, mask=None):
+        if isinstance(inputs, dict):
+            self._check_dict_inputs(inputs)
         if self._functional is not None:
             return self._functional.call(inputs, training=training, mask=mask)
         for layer in self.layers:  # not built from shapes: just apply the layers in turn

@@ -8,7 +8,9 @@ loop is short once you see its three layers:
    gradients, `optimizer.apply`, then the metrics. Override it to customise
    training and keep everything else (callbacks, progress bar, History).
 2. `make_train_function()` wraps `train_step` in `tf.function` - so each step
-   runs as a traced graph - unless `compile(run_eagerly=True)`.
+   runs as a traced graph - unless `compile(run_eagerly=True)`. (The batch
+   goes in as flat tensors, engine/step_function.py, which keeps the cost of
+   each call small.)
 3. `fit` cuts the data into batches (utils/data_adapter.py), calls the train
    function per batch, the callbacks around it, and `evaluate` on the
    validation data at the end of each epoch.
@@ -31,7 +33,6 @@ import warnings
 import numpy as np
 
 from ...framework import nest
-from ...framework.function import function
 from ...framework.tape import GradientTape
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...ops.array_ops import shape
@@ -42,6 +43,7 @@ from ..callbacks.callback_list import CallbackList
 from ..metrics.reduction_metrics import Mean
 from ..utils import compile_utils, data_adapter
 from ..utils.data_adapter import unpack_x_y_sample_weight
+from .step_function import FlatStepFunction
 
 
 def _as_tensors(data):
@@ -73,6 +75,7 @@ class Trainer:
     _compile_loss = _compile_metrics = _loss_tracker = None
     _output_loss_trackers = ()
     _run_eagerly = False
+    _compile_built = True  # False from `compile` until the first batch has built everything
 
     # --- compile ---------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
@@ -155,7 +158,7 @@ class Trainer:
     def _symbolic_build(self, data):
         """Build layers, losses, metrics and optimizer slots eagerly on the first batch,
         so that no variable is created while the step is being traced."""
-        if getattr(self, "_compile_built", True):
+        if self._compile_built:
             return
         x, y, _ = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
@@ -203,7 +206,10 @@ class Trainer:
         return logs
 
     def _track_loss(self, loss, x):
-        batch_size = cast(shape(nest.flatten(x)[0])[0], "float32")
+        first = nest.flatten(x)[0]
+        static = first.shape[0] if first.shape.rank else None
+        # A traced step knows its batch size: a constant, not shape -> slice -> cast ops.
+        batch_size = float(static) if static is not None else cast(shape(first)[0], "float32")
         self._loss_tracker.update_state(loss, sample_weight=batch_size)
 
     def train_step(self, data):
@@ -233,7 +239,9 @@ class Trainer:
         return self(x, training=False)
 
     def _make_function(self, step):
-        return step if self.run_eagerly else function(step)
+        """The step as is (run_eagerly) or as a `tf.function` fed flat tensors (see
+        engine/step_function.py: that keeps `fit`'s per-batch overhead small)."""
+        return step if self.run_eagerly else FlatStepFunction(step)
 
     def make_train_function(self, force=False):
         """`train_step` wrapped in `tf.function` (unless run_eagerly); cached."""
@@ -261,9 +269,11 @@ class Trainer:
 
     # --- the loops ---------------------------------------------------------------------
     def _run(self, step_function, data):
-        data = _as_tensors(data)
-        self._symbolic_build(data)
-        return step_function(data)
+        if not self._compile_built:
+            data = _as_tensors(data)
+            self._symbolic_build(data)
+        return step_function(data if isinstance(step_function, FlatStepFunction)
+                             else _as_tensors(data))
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -311,13 +321,18 @@ class Trainer:
 
     def _run_epoch(self, adapter, train_function, callbacks, steps_per_epoch):
         logs, steps = {}, 0
+        # Only call batch hooks someone listens to: History and a silent fit need none.
+        batch_begin = callbacks.overrides("on_train_batch_begin")
+        batch_end = callbacks.overrides("on_train_batch_end")
         for step, data in enumerate(adapter.get_iterator()):
             if steps_per_epoch is not None and step >= steps_per_epoch:
                 break
-            callbacks.on_train_batch_begin(step)
+            if batch_begin:
+                callbacks.on_train_batch_begin(step)
             logs = self._run(train_function, data)
             steps += 1
-            callbacks.on_train_batch_end(step, _pythonify(logs))
+            if batch_end:
+                callbacks.on_train_batch_end(step, _pythonify(logs))
             if self.stop_training:
                 break
         return logs, steps
@@ -374,8 +389,8 @@ class Trainer:
             if steps is not None and step >= steps:
                 break
             callbacks.on_predict_batch_begin(step)
-            data = _as_tensors(data)
-            batch_outputs = predict_function(data)
+            batch_outputs = predict_function(
+                data if isinstance(predict_function, FlatStepFunction) else _as_tensors(data))
             outputs.append(nest.map_structure(lambda t: t.numpy(), batch_outputs))
             callbacks.on_predict_batch_end(step, {"outputs": batch_outputs})
         callbacks.on_predict_end()

@@ -50,6 +50,14 @@ class Model(Trainer, Layer):
     def __init__(self, *args, **kwargs):
         if _is_functional_call(args, kwargs) and type(self) is Model:
             raise TypeError("Model(inputs, outputs) is handled by Functional.")
+        from .functional import Functional
+        if _is_functional_call(args, kwargs) and not isinstance(self, Functional):
+            # `class CustomModel(tf.keras.Model)` (say, with its own `train_step`) called as
+            # `CustomModel(inputs, outputs)`: make the class a Functional subclass, as Keras
+            # 3 does, then build the graph of layers.
+            _inject_functional_model_class(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         name = kwargs.pop("name", None)
         super().__init__(name=name or backend.unique_name(_default_name(self)), **kwargs)
         self.compiled = False
@@ -121,6 +129,19 @@ class Model(Trainer, Layer):
         return config
 
 
+def _inject_functional_model_class(cls):
+    """Put `Functional` in place of `Model` among the bases of `cls` (and of its Model
+    ancestors), so `cls` inherits Functional's `call`, `inputs` and `outputs` while its
+    own overrides (`train_step`, ...) still come first. (Keras 3: models/model.py.)"""
+    from .functional import Functional
+    if cls is Model:
+        return Functional
+    if cls is object or not issubclass(cls, Model) or issubclass(cls, Functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional_model_class(base) for base in cls.__bases__)
+    return cls
+
+
 def _default_name(model):
-    from ...module import camel_to_snake
-    return camel_to_snake(type(model).__name__)
+    from ..utils.naming import to_snake_case
+    return to_snake_case(type(model).__name__)

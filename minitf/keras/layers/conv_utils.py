@@ -13,7 +13,6 @@ Output length along one spatial axis (k = kernel size, s = stride, d = dilation)
 In Keras this is `keras/src/ops/operation_utils.py` and `utils/argument_validation.py`.
 """
 import math
-import re
 
 import minitf as tf
 
@@ -112,12 +111,10 @@ def with_spatial(input_shape, data_format, spatial, channels):
 def keras_default_name(cls_name):
     """Keras's automatic layer name: 'Conv2DTranspose' -> 'conv2d_transpose' (first free one).
 
-    tf.Module's snake case would give 'conv2_d'; Keras layers use this rule instead
-    (keras/src/utils/naming.py `to_snake_case`).
+    (The rule every Keras layer uses: keras/utils/naming.py `to_snake_case`.)
     """
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", cls_name)
-    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-    return backend.unique_name(name)
+    from ..utils.naming import to_snake_case
+    return backend.unique_name(to_snake_case(cls_name))
 
 
 class KerasNamed:

@@ -67,6 +67,12 @@ class DenseFeatures(Layer):
                                  "categorical column with an embedding_column or "
                                  f"indicator_column. Given: {column}")
         self._feature_columns = sorted(columns, key=lambda c: c.name)
+        for a, b in zip(self._feature_columns, self._feature_columns[1:]):
+            if a.name == b.name:
+                raise ValueError(f"Duplicate feature column name found for columns: {a} and "
+                                 f"{b}. This usually means that these columns refer to same "
+                                 "base feature. Either one must be discarded or a duplicated "
+                                 "but renamed item must be inserted in features dict.")
         self._state_manager = _LayerStateManager(self)
 
     def __call__(self, features, *args, **kwargs):

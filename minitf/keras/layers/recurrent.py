@@ -233,6 +233,7 @@ class _CellLayer(RNN):
                                trainable=layer_kwargs.get("trainable", True),
                                name=self.cell_name, **kwargs)
         super().__init__(cell, **rnn_kwargs, **layer_kwargs)
+        self.input_spec = InputSpec(ndim=3)  # [batch, timesteps, features], as Keras
 
     def __getattr__(self, name):
         cell = self.__dict__.get("_cell_ref")

@@ -29,7 +29,9 @@ def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
         weight_ndim, values_ndim = sample_weight.shape.rank, values.shape.rank
         if values_ndim > weight_ndim:
             values = reduce_fn(values, axis=list(range(weight_ndim, values_ndim)))
-        sample_weight = broadcast_to(sample_weight, shape(values))
+        if not (sample_weight.shape.is_fully_defined() and
+                sample_weight.shape == values.shape):  # already the same shape: no op needed
+            sample_weight = broadcast_to(sample_weight, shape(values))
         values = values * sample_weight
         if weight_ndim > 1:
             sample_weight = reduce_fn(sample_weight, axis=list(range(1, weight_ndim)))
@@ -64,6 +66,11 @@ class Sum(Metric):
         return cast(self.total, self._dtype)
 
 
+def _sum(values):
+    """reduce_sum, skipped for a scalar (fit's loss tracker: one op fewer per step)."""
+    return values if values.shape.rank == 0 else reduce_sum(values)
+
+
 @tf_export("keras.metrics.Mean", "metrics.Mean")
 class Mean(Metric):
     """The (weighted) mean of all values seen: total / count.
@@ -84,9 +91,9 @@ class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight,
                                                             reduce_mean, self._dtype)
-        self.total.assign_add(reduce_sum(values))
+        self.total.assign_add(_sum(values))
         if sample_weight is not None:
-            num_samples = reduce_sum(sample_weight)
+            num_samples = _sum(sample_weight)
         elif values.shape.rank >= 1:
             num_samples = shape(values)[0]
         else:

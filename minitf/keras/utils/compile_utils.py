@@ -17,7 +17,8 @@ the shapes of `y_true` and `y_pred` to know what they mean.
 {'mae': 2.0}
 """
 from ...framework import nest
-from ...framework.tensor import convert_to_tensor
+from ...framework.errors import InvalidArgumentError
+from ...framework.tensor import Tensor, convert_to_tensor
 from ...ops.creation_ops import add_n
 from .. import losses as losses_module
 from ..metrics import lookup
@@ -100,6 +101,9 @@ class CompileLoss:
                        for s, t, p in zip(specs, flat_true, flat_pred)]
         self.weights = [1.0 if w is None else float(w) for w in weights]
         self.names = names
+        for name, loss, t, p in zip(names, self.losses, flat_true, flat_pred):
+            if loss is not None:
+                _check_label_shape(name, loss, t, p)
         self.built = True
 
     def per_output(self, y_true, y_pred, sample_weight=None):
@@ -123,6 +127,37 @@ class CompileLoss:
         terms = [v if w == 1.0 else w * v for _, w, v in values]
         terms += list(regularization_losses or [])
         return add_n(terms) if terms else convert_to_tensor(0.0)
+
+
+def _static_dims(x):
+    shape = convert_to_tensor(x).shape if not hasattr(x, "shape") else x.shape
+    return list(shape.as_list() if hasattr(shape, "as_list") else shape)
+
+
+def _check_label_shape(name, loss, y_true, y_pred):
+    """Try the loss once on the first batch; a shape clash becomes TF's graph-mode ValueError
+    ("Dimensions must be equal ...") naming the output and both shapes, instead of a bare
+    broadcasting error from deep inside the loss."""
+    if not all(isinstance(v, Tensor) for v in (y_true, y_pred)):
+        return  # symbolic (being traced): the batch seen eagerly was already checked
+    try:
+        loss(y_true, y_pred)
+    except InvalidArgumentError as error:
+        if "Incompatible shapes" not in str(error):
+            raise
+        t, p = _static_dims(y_true), _static_dims(y_pred)
+        if len(t) == len(p) + 1 and t[-1] == 1:
+            t = t[:-1]
+        pairs = [(a, b) for a, b in zip(reversed(t), reversed(p)) if a != b and 1 not in (a, b)]
+        a, b = pairs[0] if pairs else (t[-1] if t else 1, p[-1] if p else 1)
+        shapes = ", ".join("[" + ",".join(["?"] + [str(d) for d in dims[1:]]) + "]"
+                           for dims in (_static_dims(y_true), _static_dims(y_pred)))
+        loss_name = getattr(loss, "name", getattr(loss, "__name__", type(loss).__name__))
+        raise ValueError(
+            f"Dimensions must be equal, but are {a} and {b} for the loss '{loss_name}' of "
+            f"output '{name}' with input shapes: {shapes}. The first shape is the labels "
+            "`y`, the second the model's output: give `y` one value per output unit (or "
+            "change the units of the last layer).") from error
 
 
 class CompileMetrics:

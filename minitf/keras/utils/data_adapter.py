@@ -184,6 +184,9 @@ class ArrayDataAdapter:
                                     for i in order])
         elif self._shuffle:
             index = np.random.permutation(self._size)
+        if all(part is None or type(part) is np.ndarray for part in self._data):
+            yield from self._plain_batches(index)  # the common case, without tf.nest
+            return
         for start in range(0, self._size, self._batch_size):
             rows = index[start:start + self._batch_size]
             batch = nest.map_structure(
@@ -191,6 +194,20 @@ class ArrayDataAdapter:
                 self._data)
             yield tuple(part for part in batch if part is not None) \
                 if batch[2] is None else batch
+
+
+    def _plain_batches(self, index):
+        """Batches when x, y and sample_weight are single arrays: reorder each array once
+        per epoch, then cut contiguous slices (copies, so no tensor shares the user's
+        array)."""
+        shuffled = bool(self._shuffle)
+        data = self._data if self._data[2] is not None else \
+            [a for a in self._data if a is not None]  # (x, y) or (x,), as the general path
+        parts = [a if a is None or not shuffled else a[index] for a in data]
+        for start in range(0, self._size, self._batch_size):
+            stop = start + self._batch_size
+            yield tuple(None if a is None else convert_to_tensor(
+                a[start:stop] if shuffled else a[start:stop].copy()) for a in parts)
 
 
 class IterableDataAdapter:
