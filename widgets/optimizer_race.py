@@ -22,17 +22,16 @@ stops there (not drawn as garbage).
 >>> race.trajectories["SGD"].diverged is None
 True
 """
-import io
+import asyncio
+import time
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.colors import LogNorm
-from PIL import Image
 
 import minitf as tf
 
-from ._render import Picture  # (importing _render selects matplotlib's Agg backend)
+from ._race_draw import RaceFigure, loss_axis_limits  # noqa: F401 - loss_axis_limits: API
+from ._render import Picture
 from ._view import ExplorerView
 from .surfaces import get_surface
 
@@ -96,6 +95,8 @@ class Trajectory:
         self.slots = {k: np.array(v) for k, v in slots.items()}
         self.slot_names = list(slots)
 
+    complete = True  # False while a view is still computing the rest
+
     @property
     def steps(self):
         """How many steps were recorded (fewer than asked when the run diverged)."""
@@ -106,37 +107,79 @@ class Trajectory:
         return min(step, self.steps)
 
 
+class Runner:
+    """One optimizer's run, advanced a few steps at a time (so a view can show the first
+    steps at once and compute the rest while the learner watches).
+
+    This is the plain training loop: tape, gradient, apply_gradients, on a real
+    `tf.Variable` with a real optimizer; after every step it records the position,
+    gradient, loss and `opt.get_slot(var, name)` for each slot.
+    """
+
+    def __init__(self, surface, optimizer, start, steps, name=None):
+        self.surface = get_surface(surface)
+        self.optimizer, self.steps = optimizer, int(steps)
+        self.name = name or type(optimizer).__name__
+        self.point = tf.Variable(list(start), dtype=tf.float32, name="point")
+        optimizer.build([self.point])  # the slots exist (at their initial values) before step 1
+        self.slot_names = optimizer.get_slot_names()
+        self.limit = 10.0 * max(abs(v) for v in self.surface.xlim + self.surface.ylim)
+        self.positions, self.gradients, self.losses = [], [], []
+        self.slots = {n: [] for n in self.slot_names}
+        self.diverged, self.done = None, False
+        self._trajectory = None
+
+    def advance(self, count):
+        """Record `count` more points (each after one more optimizer step)."""
+        for _ in range(count):
+            if self.done:
+                break
+            step = len(self.positions)
+            with tf.GradientTape() as tape:
+                loss = self.surface(self.point)
+            grad = tape.gradient(loss, self.point)
+            position, value = self.point.numpy(), float(loss.numpy())
+            if not (np.all(np.isfinite(position)) and np.all(np.abs(position) < self.limit)
+                    and np.isfinite(value)):
+                self.diverged, self.done = step, True
+                break
+            self.positions.append(position)
+            self.gradients.append(grad.numpy())
+            self.losses.append(value)
+            for n in self.slot_names:
+                self.slots[n].append(self.optimizer.get_slot(self.point, n).numpy())
+            if step < self.steps:
+                self.optimizer.apply_gradients([(grad, self.point)])
+            else:
+                self.done = True
+        self._trajectory = None
+
+    def finish(self):
+        """Run to the end; returns self."""
+        self.advance(self.steps + 1 - len(self.positions))
+        return self
+
+    @property
+    def recorded(self):
+        """How many steps are recorded so far."""
+        return len(self.positions) - 1
+
+    def trajectory(self):
+        """A `Trajectory` of what is recorded so far."""
+        if self._trajectory is None:
+            self._trajectory = Trajectory(
+                self.name, float(self.optimizer.learning_rate.numpy()), self.positions,
+                self.gradients, self.losses, self.slots, self.diverged, self.optimizer)
+            self._trajectory.complete = self.done
+        return self._trajectory
+
+
 def run_optimizer(surface, optimizer, start, steps, name=None):
     """Run `optimizer` on `surface` from `start` for `steps` steps; a `Trajectory`.
 
-    This is the plain training loop: tape, gradient, apply_gradients.
+    This is the plain training loop: tape, gradient, apply_gradients (see `Runner`).
     """
-    surface = get_surface(surface)
-    point = tf.Variable(list(start), dtype=tf.float32, name="point")
-    optimizer.build([point])  # the slots exist (at their initial values) before step 1
-    names = optimizer.get_slot_names()
-    limit = 10.0 * max(abs(v) for v in surface.xlim + surface.ylim)
-    positions, gradients, losses = [], [], []
-    slots = {n: [] for n in names}
-    diverged = None
-    for step in range(steps + 1):
-        with tf.GradientTape() as tape:
-            loss = surface(point)
-        grad = tape.gradient(loss, point)
-        position = point.numpy()
-        if not (np.all(np.isfinite(position)) and np.all(np.abs(position) < limit)
-                and np.isfinite(loss.numpy())):
-            diverged = step
-            break
-        positions.append(position)
-        gradients.append(grad.numpy())
-        losses.append(float(loss.numpy()))
-        for n in names:
-            slots[n].append(optimizer.get_slot(point, n).numpy())
-        if step < steps:
-            optimizer.apply_gradients([(grad, point)])
-    return Trajectory(name or type(optimizer).__name__, float(optimizer.learning_rate.numpy()),
-                      positions, gradients, losses, slots, diverged, optimizer)
+    return Runner(surface, optimizer, start, steps, name).finish().trajectory()
 
 
 class Race:
@@ -159,7 +202,7 @@ class Race:
         self.steps = int(steps)
         self.start = tuple(float(v) for v in (start or self.surface.start))
         self.learning_rates = self.preset(learning_rates)
-        self.trajectories = {}
+        self.trajectories, self.runners = {}, {}
         self.rerun()
 
     def preset(self, which):
@@ -172,28 +215,61 @@ class Race:
             rates.update(which)
         return rates
 
-    def rerun(self, names=None):
-        """Recompute the trajectories of `names` (all by default)."""
+    def rerun(self, names=None, complete=True):
+        """Recompute the trajectories of `names` (all by default). complete=False only
+        starts them: `advance` computes the rest a slice at a time."""
         for n in names or self.names:
-            optimizer = make_optimizer(n, self.learning_rates[n])
-            self.trajectories[n] = run_optimizer(self.surface, optimizer, self.start,
-                                                 self.steps, name=n)
+            runner = Runner(self.surface, make_optimizer(n, self.learning_rates[n]),
+                            self.start, self.steps, name=n)
+            runner.advance(1)  # the start point
+            self.runners[n] = runner
+        if complete:
+            self.advance()
+        else:
+            self.trajectories.update({n: r.trajectory() for n, r in self.runners.items()})
 
-    def set_learning_rate(self, name, learning_rate):
+    @property
+    def pending(self):
+        """Names of the optimizers whose trajectories are not computed to the end yet."""
+        return [n for n, r in self.runners.items() if not r.done]
+
+    def advance(self, seconds=None, chunk=2, clock=time.perf_counter):
+        """Compute pending trajectories, `chunk` steps per optimizer in turn (so they
+        grow together), for about `seconds` (to the end when None). Returns the
+        pending names left."""
+        began = clock()
+        while self.runners:
+            # the least advanced first, so the runs grow together across calls
+            name = min(self.runners, key=lambda n: self.runners[n].recorded)
+            runner = self.runners[name]
+            runner.advance(chunk)
+            self.trajectories[name] = runner.trajectory()
+            if runner.done:
+                del self.runners[name]
+            if seconds is not None and clock() - began >= seconds:
+                break
+        return self.pending
+
+    def computed_steps(self):
+        """The fewest steps computed so far over all optimizers (diverged runs count
+        as complete)."""
+        return min((r.recorded for r in self.runners.values()), default=self.steps)
+
+    def set_learning_rate(self, name, learning_rate, complete=True):
         """Change one optimizer's learning rate and recompute its trajectory."""
         self.learning_rates[name] = float(learning_rate)
         self.preset_name = "custom"
-        self.rerun([name])
+        self.rerun([name], complete)
 
-    def set_start(self, x, y):
+    def set_start(self, x, y, complete=True):
         """Move the start point and recompute every trajectory."""
         self.start = (float(x), float(y))
-        self.rerun()
+        self.rerun(complete=complete)
 
-    def use_preset(self, which):
+    def use_preset(self, which, complete=True):
         """Switch every learning rate to the "demo" or "tf" preset and recompute."""
         self.learning_rates = self.preset(which)
-        self.rerun()
+        self.rerun(complete=complete)
 
     def state_rows(self, name, step):
         """(label, value) rows for optimizer `name` after `step` steps: where it is, the
@@ -234,105 +310,6 @@ def _pair(values):
     return "[" + ", ".join(f"{v:.5g}" for v in np.asarray(values).ravel()) + "]"
 
 
-# --- drawing ---------------------------------------------------------------------------------
-def _png(canvas):
-    """PNG bytes of what the Agg canvas holds now (deterministic: no timestamp)."""
-    buffer = io.BytesIO()
-    Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png")
-    return buffer.getvalue()
-
-
-class RaceFigure:
-    """A matplotlib figure of a race, drawn once; `show(step)` only moves its artists.
-
-    Left: log-scaled contours, one path and one marker per optimizer, the minima as
-    stars. Right: each optimizer's loss per step, a vertical line at the current step.
-    The paths, markers, loss curves and the step line are "animated" artists: the rest
-    (contours, axes) is drawn once into a saved background, and a step only restores it
-    and draws the moving artists on top (matplotlib's blitting), then encodes a PNG.
-    """
-
-    def __init__(self, race):
-        self.race = race
-        self.fig, (self.ax, self.loss_ax) = plt.subplots(
-            1, 2, figsize=(9.5, 4.7), dpi=80, gridspec_kw={"width_ratios": [1.35, 1]})
-        s = race.surface
-        gx, gy, z = s.value_grid()
-        shifted = z - z.min() + 1e-2
-        levels = np.logspace(np.log10(shifted.min()), np.log10(shifted.max()), 25)
-        self.ax.contour(gx, gy, shifted, levels=levels, norm=LogNorm(), cmap="viridis",
-                        linewidths=0.7)
-        for mx, my in s.minima:
-            self.ax.plot([mx], [my], "*", color="gold", markersize=13, markeredgecolor="k")
-        self.ax.set(xlim=s.xlim, ylim=s.ylim, title=f"{s.name}: {s.note}")
-        self.ax.title.set_fontsize(9)
-        self.start_marker, = self.ax.plot([], [], "ko", markersize=5)
-        self.paths, self.heads, self.loss_lines = {}, {}, {}
-        for n in race.names:
-            c = COLORS[n]
-            self.paths[n], = self.ax.plot([], [], "-", color=c, linewidth=1.4, label=n)
-            self.heads[n], = self.ax.plot([], [], "o", color=c, markersize=6,
-                                          markeredgecolor="k")
-            self.loss_lines[n], = self.loss_ax.plot([], [], "-", color=c, linewidth=1.2)
-        self.fig.legend(handles=list(self.paths.values()), loc="lower center", fontsize=8,
-                        ncol=len(self.paths), frameon=False)
-        self.cursor = self.loss_ax.axvline(0, color="k", linewidth=0.8, linestyle=":")
-        for artist in [self.cursor, *self.paths.values(), *self.heads.values(),
-                       *self.loss_lines.values()]:
-            artist.set_animated(True)
-        self.loss_ax.set(title="loss per step", xlabel="step")
-        self.loss_ax.title.set_fontsize(9)
-        self.fig.tight_layout(rect=(0, 0.06, 1, 1))  # room for the legend below
-        self.visible = set(race.names)
-        self._drawn = None
-        self.sync()
-
-    def sync(self):
-        """Re-read whole trajectories (after a learning-rate or start change); the
-        background is redrawn only when the loss axis needs a new range."""
-        race = self.race
-        self.start_marker.set_data([race.start[0]], [race.start[1]])
-        for n in race.names:
-            t = race.trajectories[n]
-            self.loss_lines[n].set_data(np.arange(t.steps + 1), t.losses)
-        low = min(float(t.losses.min()) for t in race.trajectories.values())
-        high = max(float(t.losses.max()) for t in race.trajectories.values())
-        scale = "log" if low > 0 else "symlog"
-        limits = ((max(low, 1e-12 * high) / 2, high * 2) if low > 0 else
-                  (low - 0.05 * abs(low), high + 0.05 * abs(high) + 1e-3))
-        wanted = (scale, limits, tuple(race.start), race.steps)
-        if wanted != getattr(self, "_drawn", None):
-            self.loss_ax.set_yscale(scale)
-            self.loss_ax.set_ylim(*limits)
-            self.loss_ax.set_xlim(0, max(race.steps, 1))
-            self.fig.canvas.draw()  # everything but the animated artists
-            self.background = self.fig.canvas.copy_from_bbox(self.fig.bbox)
-            self._drawn = wanted
-
-    def show(self, step, visible=None):
-        """Move every path and marker to `step` (set_data on the existing artists)."""
-        if visible is not None:
-            self.visible = set(visible)
-        canvas = self.fig.canvas
-        canvas.restore_region(self.background)
-        for n in self.race.names:
-            if n not in self.visible:
-                continue
-            t = self.race.trajectories[n]
-            k = t.at(step)
-            self.paths[n].set_data(t.positions[:k + 1, 0], t.positions[:k + 1, 1])
-            self.heads[n].set_data([t.positions[k, 0]], [t.positions[k, 1]])
-            self.ax.draw_artist(self.paths[n])
-            self.ax.draw_artist(self.heads[n])
-            self.loss_ax.draw_artist(self.loss_lines[n])
-        self.cursor.set_xdata([step, step])
-        self.loss_ax.draw_artist(self.cursor)
-        return _png(canvas)
-
-    def close(self):
-        plt.close(self.fig)
-
-
 def state_html(race, name, step):
     """The internal-state panel: `Race.state_rows` as an HTML table."""
     rows = "".join(f"<tr><td style='padding-right:10px'><code>{label}</code></td>"
@@ -350,16 +327,21 @@ class OptimizerRace(ExplorerView):
     variables are shown and whose learning rate the log slider sets; "demo preset" and
     "TF defaults" switch every learning rate (TF's defaults barely move on these
     surfaces: the point of the demo preset); the x0 / y0 sliders move the start point.
-    Moving the step only redraws; the other controls re-run the optimizers.
-    `static()` is a PNG of the current picture.
+    Moving the step only redraws. The other controls re-run the optimizers: the first
+    steps are drawn at once, and the rest are computed a slice at a time while the
+    kernel is idle ("computing… k of 100 steps"), the paths growing after each slice;
+    a newer change cancels the old runs. Called from code (`view.set_start(x, y)`),
+    these methods compute everything before returning. `static()` is a PNG of the
+    current picture.
     """
 
     def __init__(self, surface="rosenbrock", optimizers=None, steps=100, start=None,
                  learning_rates="demo", step=None):
         super().__init__()
         self.race = Race(surface, optimizers, steps, start, learning_rates)
-        self.figure = RaceFigure(self.race)
+        self.figure = RaceFigure(self.race, COLORS)
         self.step = self.race.steps if step is None else int(step)
+        self._generation = 0
         self._build_controls()
         self.refresh()
 
@@ -387,13 +369,13 @@ class OptimizerRace(ExplorerView):
         for box in self.boxes.values():
             box.observe(self.guard(lambda _: self.refresh()), names="value")
         self.selected.observe(self.guard(lambda c: self.select(c["new"])), names="value")
-        self.rate.observe(self.guard(lambda c: self.set_learning_rate(c["new"])),
+        self.rate.observe(self.guard(lambda c: self.set_learning_rate(c["new"], True)),
                           names="value")
-        self.demo.on_click(self.guard(lambda _: self.use_preset("demo")))
-        self.defaults.on_click(self.guard(lambda _: self.use_preset("tf")))
+        self.demo.on_click(self.guard(lambda _: self.use_preset("demo", True)))
+        self.defaults.on_click(self.guard(lambda _: self.use_preset("tf", True)))
         for box in (self.x0, self.y0):
-            box.observe(self.guard(lambda _: self.set_start(self.x0.value, self.y0.value)),
-                        names="value")
+            box.observe(self.guard(
+                lambda _: self.set_start(self.x0.value, self.y0.value, True)), names="value")
         side = w.VBox([self.selected, self.rate, self.state, self.summary])
         self.children = [w.HBox(list(self.boxes.values()), layout=w.Layout(flex_flow="wrap")),
                          w.HBox([self.play, self.slider, self.demo, self.defaults]),
@@ -414,23 +396,73 @@ class OptimizerRace(ExplorerView):
         self._quietly(self.rate, self.race.learning_rates[name])
         self.refresh()
 
-    def set_learning_rate(self, learning_rate):
-        """Re-run the selected optimizer with a new learning rate."""
-        self.race.set_learning_rate(self.selected.value, learning_rate)
-        self._rerun_done()
+    def set_learning_rate(self, learning_rate, progressive=False):
+        """Re-run the selected optimizer with a new learning rate.
 
-    def use_preset(self, which):
+        progressive=True (what the slider does) shows the first steps at once and
+        computes the rest in slices while the kernel is idle (see `_continue`)."""
+        began = time.perf_counter()
+        self.race.set_learning_rate(self.selected.value, learning_rate, complete=False)
+        self._rerun_done(progressive, began)
+
+    def use_preset(self, which, progressive=False):
         """"demo" or "tf" learning rates for every optimizer."""
-        self.race.use_preset(which)
+        began = time.perf_counter()
+        self.race.use_preset(which, complete=False)
         self._quietly(self.rate, self.race.learning_rates[self.selected.value])
-        self._rerun_done()
+        self._rerun_done(progressive, began)
 
-    def set_start(self, x, y):
+    def set_start(self, x, y, progressive=False):
         """Re-run every optimizer from (x, y)."""
-        self.race.set_start(x, y)
-        self._rerun_done()
+        began = time.perf_counter()
+        self.race.set_start(x, y, complete=False)
+        self._rerun_done(progressive, began)
 
-    def _rerun_done(self):
+    # A control's change computes steps until FIRST_SLICE seconds after the change and
+    # draws them (what the learner waits for), then SLICE seconds at a time, redrawing
+    # after each, scheduled on the kernel's event loop so that other controls stay
+    # responsive in between.
+    FIRST_SLICE, SLICE = 0.05, 0.1
+
+    def _rerun_done(self, progressive, began):
+        self._generation += 1
+        if not progressive:
+            self.race.advance()
+        else:
+            self.race.advance(max(self.FIRST_SLICE - (time.perf_counter() - began), 0))
+        self.figure.sync()
+        self.refresh()
+        if self.race.pending:
+            self.schedule(self._continue, self._generation)
+
+    def _continue(self, generation):
+        """Compute the next slice of the pending trajectories and redraw."""
+        if generation != self._generation or not self.race.pending:
+            return  # a newer change restarted the runs
+        self.race.advance(self.SLICE)
+        self.figure.sync()
+        self.refresh()
+        if self.race.pending:
+            self.schedule(self._continue, generation)
+
+    def schedule(self, callback, *args):
+        """Run `callback(*args)` soon: on the running asyncio loop (in a notebook, the
+        kernel's, so it runs once the current message is handled), or right away when
+        there is no loop (a script or a test)."""
+        guarded = self.guard(callback)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            guarded(*args)
+        else:
+            loop.call_soon(guarded, *args)
+
+    def finish(self):
+        """Compute whatever is still pending, now (and redraw)."""
+        self._generation += 1
+        self.race.advance()
         self.figure.sync()
         self.refresh()
 
@@ -448,6 +480,9 @@ class OptimizerRace(ExplorerView):
         self.image.value = self.figure.show(self.step, self.visible())
         self.state.value = state_html(self.race, self.selected.value, self.step)
         note = ""
+        if self.race.pending:
+            note += (f"<div style='color:#8a6d00'>computing… {self.race.computed_steps()} of "
+                     f"{self.race.steps} steps</div>")
         if any(t.diverged is not None for t in self.race.trajectories.values()):
             note += ("<div>A diverged run stops at its last finite point; lower its "
                      "learning rate.</div>")

@@ -29,15 +29,20 @@ model trains.
 >>> run.order_violations(), run.overlaps()        # one thread: nothing overlaps
 ([], [])
 """
+import io
 import itertools
 import time
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from PIL import Image
 
 import minitf as tf
 
-from ._render import Picture, figure_png  # (importing _render selects the Agg backend)
+from ._render import Picture  # (importing _render selects the Agg backend)
 from ._view import ExplorerView
 
 STAGE_COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
@@ -160,6 +165,87 @@ def draw_timeline(run, title=""):
     return fig
 
 
+def nice_ceiling(value):
+    """The smallest round number (1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten) that
+    is >= value: axis limits that stay put while a re-run's total changes a little.
+
+    >>> nice_ceiling(34.1), nice_ceiling(0.7), nice_ceiling(200)
+    (40.0, 0.8, 200.0)
+    """
+    if value <= 0:
+        return 1.0
+    power = 10.0 ** np.floor(np.log10(value))
+    return float(next(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8, 10)
+                      if m * power >= value * (1 - 1e-12)))
+
+
+class TimelineFigure:
+    """One variant's Gantt chart, kept between runs. The axes, lane names and grid are
+    drawn once into a saved background; a new run of the same lanes only draws its
+    bars on top (matplotlib's blitting). The x axis ends at a round number of
+    milliseconds, so a re-run redraws the background only when its total crosses it."""
+
+    def __init__(self, title):
+        self.title, self.fig, self.layout, self.full_draws = title, None, None, 0
+
+    def draw(self, run):
+        """PNG bytes of `run`'s chart."""
+        lanes = run.lanes()
+        layout = (tuple(name for name, _ in lanes), nice_ceiling(1000 * run.total * 1.01))
+        if self.fig is None:
+            self.fig = Figure(figsize=(9, 0.45 * len(lanes) + 1.2), dpi=80)  # not pyplot's
+            FigureCanvasAgg(self.fig)
+            self.ax = self.fig.subplots()
+        if layout != self.layout:
+            self._background(layout)
+        colors = {s: STAGE_COLORS[i % len(STAGE_COLORS)]
+                  for i, s in enumerate(run.stage_order)}
+        canvas = self.fig.canvas
+        canvas.restore_region(self.background)
+        artists = []
+        for row, (_, events) in enumerate(lanes):
+            spans = [(1000 * e.start, max(1000 * (e.end - e.start), 0.02)) for e in events]
+            artists.append(self.ax.broken_barh(spans, (row - 0.38, 0.76),
+                                               facecolors=colors[events[0].stage],
+                                               edgecolors="white", linewidth=0.4))
+            if len(events) <= 40:
+                artists += [self.ax.text(x + w / 2, row, str(e.index), ha="center",
+                                         va="center", fontsize=7, color="white")
+                            for e, (x, w) in zip(events, spans)
+                            if w > 0.04 * 1000 * run.total]
+        artists.append(self.ax.text(0.995, 1.01, f"total {1000 * run.total:.1f} ms",
+                                    transform=self.ax.transAxes, ha="right", va="bottom",
+                                    fontsize=9))
+        for artist in artists:
+            self.ax.draw_artist(artist)
+            artist.remove()
+        return _png(canvas)
+
+    def _background(self, layout):
+        names, xmax = layout
+        ax = self.ax
+        ax.set_ylim(len(names) - 0.5, -0.5)  # first lane on top
+        ax.set_yticks(range(len(names)), names, fontsize=8)
+        ax.set_xlim(0, xmax)
+        ax.set_xlabel("milliseconds since the loop began")
+        ax.set_title(self.title, fontsize=9, loc="left")
+        ax.grid(axis="x", alpha=0.3)
+        self.fig.set_size_inches(9, 0.45 * len(names) + 1.2)
+        self.fig.tight_layout()
+        self.fig.canvas.draw()
+        self.background = self.fig.canvas.copy_from_bbox(self.fig.bbox)
+        self.layout = layout
+        self.full_draws += 1
+
+
+def _png(canvas):
+    """PNG bytes of what the Agg canvas holds (RGB, fast zlib level; deterministic)."""
+    buffer = io.BytesIO()
+    rgb = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[..., :3])
+    Image.fromarray(rgb).save(buffer, format="png", compress_level=1)
+    return buffer.getvalue()
+
+
 class PipelineTimeline(ExplorerView):
     """`PipelineTimeline(dataset or {name: dataset}, steps=..., train_step=None)`.
 
@@ -167,7 +253,8 @@ class PipelineTimeline(ExplorerView):
     in that stage, numbered by element. The toggle buttons switch variants (keyboard:
     Tab to them, arrow keys), the table lists each variant's measured total time,
     and "run again" measures every variant once more (timings vary between runs).
-    `static()` is a PNG of the current chart.
+    A chart is drawn when it is first shown after a measurement, reusing that
+    variant's figure. `static()` is a PNG of the current chart.
     """
 
     def __init__(self, datasets, steps=None, train_step=None):
@@ -176,6 +263,7 @@ class PipelineTimeline(ExplorerView):
             datasets = {"pipeline": datasets}
         self.datasets, self.steps, self.train_step = dict(datasets), steps, train_step
         self.variant = next(iter(self.datasets))
+        self.figures = {name: TimelineFigure(name) for name in self.datasets}
         self.toggle = widgets.ToggleButtons(options=list(self.datasets), value=self.variant)
         self.again = widgets.Button(description="run again")
         self.image, self.table = widgets.Image(format="png"), widgets.HTML()
@@ -186,15 +274,16 @@ class PipelineTimeline(ExplorerView):
         self.measure()
 
     def measure(self):
-        """Run every variant (timed) and redraw."""
+        """Run every variant (timed) and redraw the chart shown."""
         self.runs = {name: PipelineRun(ds, self.steps, self.train_step)
                      for name, ds in self.datasets.items()}
-        self._pictures = {name: figure_png(draw_timeline(run, name))
-                          for name, run in self.runs.items()}  # switching only swaps PNGs
+        self._pictures = {}  # drawn when shown: switching then only swaps PNGs
         self.show(self.variant)
 
     def picture(self, name):
-        """PNG bytes of variant `name`'s chart (drawn once per measurement)."""
+        """PNG bytes of variant `name`'s chart for the last measurement."""
+        if name not in self._pictures:
+            self._pictures[name] = self.figures[name].draw(self.runs[name])
         return self._pictures[name]
 
     def show(self, name):

@@ -216,3 +216,87 @@ def test_rosenbrock_race_matches_tensorflow():
     assert race.start == (-1.5, 2.0)
     for name, expected in TF_AFTER_10_STEPS.items():
         np.testing.assert_allclose(race.trajectories[name].positions[10], expected, rtol=1e-6)
+
+
+# --- progressive re-runs (what the controls do) ---------------------------------------------
+def test_runner_advanced_in_slices_equals_one_run():
+    whole = Race("himmelblau", optimizers=["Nadam"], steps=9).trajectories["Nadam"]
+    runner = optimizer_race.Runner("himmelblau", make_optimizer("Nadam", 0.1), (-0.5, 0.0), 9)
+    for count in (1, 3, 2, 50):
+        runner.advance(count)
+    t = runner.trajectory()
+    assert runner.done and t.steps == 9 and t.complete
+    np.testing.assert_array_equal(t.positions, whole.positions)
+    np.testing.assert_array_equal(t.slots["velocity"], whole.slots["velocity"])
+
+
+def test_controls_draw_first_steps_then_finish_in_scheduled_slices():
+    view = OptimizerRace("rosenbrock", optimizers=["SGD", "Adam", "RMSprop"], steps=40)
+    later = []
+    view.schedule = lambda callback, *args: later.append((callback, args))
+    view.FIRST_SLICE = view.SLICE = 0.0  # one chunk per slice: many slices
+    view.x0.value = -1.0  # the slider's callback: progressive
+    assert view.race.pending and later and "computing…" in view.summary.value
+    partial = {n: t.steps for n, t in view.race.trajectories.items()}
+    assert all(k < 40 for k in partial.values()) and max(partial.values()) >= 1
+    while later:
+        callback, args = later.pop(0)
+        callback(*args)
+    assert not view.race.pending and "computing" not in view.summary.value
+    expected = Race("rosenbrock", optimizers=["SGD", "Adam", "RMSprop"], steps=40,
+                    start=(-1.0, 2.0))
+    for n in expected.names:  # the same numbers as computing everything at once
+        np.testing.assert_array_equal(view.race.trajectories[n].positions,
+                                      expected.trajectories[n].positions)
+
+
+def test_a_newer_change_cancels_the_older_slices():
+    view = OptimizerRace("quadratic", optimizers=["SGD", "Adam"], steps=30)
+    later = []
+    view.schedule = lambda callback, *args: later.append((callback, args))
+    view.FIRST_SLICE = view.SLICE = 0.0
+    view.set_start(1.0, 1.0, progressive=True)
+    stale = later.pop(0)
+    view.set_learning_rate(0.05, progressive=True)  # restarts the selected optimizer
+    stale[0](*stale[1])  # the old slice does nothing now
+    assert later and view.race.pending
+    view.finish()
+    assert not view.race.pending
+    assert view.race.trajectories["Adam"].learning_rate == pytest.approx(0.05)
+    assert view.race.trajectories["SGD"].positions[0].tolist() == [1.0, 1.0]
+
+
+def test_code_calls_compute_everything_and_errors_in_slices_are_shown():
+    view = OptimizerRace("beale", optimizers=["SGD", "Adam"], steps=20)
+    view.set_start(0.5, 0.5)
+    assert not view.race.pending and view.race.trajectories["Adam"].steps == 20
+    later = []
+    view.schedule = lambda callback, *args: later.append((view.guard(callback), args))
+    view.FIRST_SLICE = view.SLICE = 0.0
+    view.set_start(0.0, 0.5, progressive=True)
+    for runner in view.race.runners.values():
+        runner.surface = None  # broken on purpose
+    callback, args = later.pop(0)
+    callback(*args)
+    assert "TypeError" in view.error.value
+
+
+def test_loss_axis_limits_are_decades_and_only_grow():
+    class T:
+        def __init__(self, losses):
+            self.losses = np.array(losses)
+
+    first = optimizer_race.loss_axis_limits([T([3.0, 0.02])])
+    assert first == ("log", (0.01, 10.0))
+    assert optimizer_race.loss_axis_limits([T([5.0, 0.05])], first) == first  # fits: kept
+    assert optimizer_race.loss_axis_limits([T([50.0, 0.05])], first) == ("log", (0.01, 100.0))
+    scale, (low, high) = optimizer_race.loss_axis_limits([T([0.5, -0.9])])
+    assert scale == "symlog" and low <= -0.9 and high >= 0.5
+
+
+def test_moving_the_start_point_redraws_only_the_moving_parts():
+    view = OptimizerRace("rosenbrock", optimizers=["SGD", "Adam"], steps=20)
+    drawn = view.figure.full_draws
+    view.set_start(-1.45, 2.0)  # nearby: the losses stay inside the loss axis
+    assert view.figure.full_draws == drawn
+    assert list(view.figure.start_marker.get_xdata()) == [-1.45]

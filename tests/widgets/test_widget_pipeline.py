@@ -6,7 +6,14 @@ import pytest
 
 import minitf as tf
 from widgets import pipeline
-from widgets.pipeline import PipelineRun, PipelineTimeline, draw_timeline, pipeline_stages
+from widgets.pipeline import (
+    PipelineRun,
+    PipelineTimeline,
+    TimelineFigure,
+    draw_timeline,
+    nice_ceiling,
+    pipeline_stages,
+)
 
 N = 6
 
@@ -110,6 +117,30 @@ def test_view_of_a_single_dataset_and_errors_shown():
     view.train_step = lambda element: element + tf.constant(1.5)  # int64 + float: refused
     view.again.click()
     assert "InvalidArgumentError" in view.error.value
+
+
+def test_timeline_figure_keeps_its_background_between_similar_runs():
+    run = PipelineRun(variants()["prefetch"], steps=N, train_step=train)
+    figure = TimelineFigure("prefetch")
+    first = figure.draw(run)
+    assert first.startswith(b"\x89PNG") and figure.full_draws == 1
+    assert figure.draw(run) == first and figure.full_draws == 1  # same run: same bytes
+    assert [t.get_text() for t in figure.ax.get_yticklabels()] == \
+        [lane for lane, _ in run.lanes()]
+    assert figure.ax.get_xlim() == (0, nice_ceiling(1000 * run.total * 1.01))
+    assert not figure.ax.texts and len(figure.ax.collections) == 0  # bars are not kept
+    run.total *= 3  # a slower run crosses the axis end: the background is redrawn
+    assert figure.draw(run) != first and figure.full_draws == 2
+
+
+def test_run_again_draws_only_the_chart_shown():
+    view = PipelineTimeline(variants(), steps=N, train_step=train)
+    assert list(view._pictures) == ["sequential"]
+    view.again.click()
+    assert list(view._pictures) == ["sequential"]
+    view.toggle.value = "prefetch"  # drawn when first shown, then kept
+    assert list(view._pictures) == ["sequential", "prefetch"]
+    assert bytes(view.image.value) == view._pictures["prefetch"]
 
 
 def test_examples():
