@@ -57,6 +57,12 @@ _ASSIGN_NAMES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableO
                  "assign_sub": "AssignSubVariableOp"}
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor of a graph that is no longer being traced (a loop body, a branch, an
+    earlier trace) was used in another graph. TF raises a class of this name (from
+    `errors_impl`, not exported as `tf.errors.*`); it is a `ValueError`."""
+
+
 class SymbolicTensor(Tensor):
     """A tensor inside a traced graph: dtype and shape, but no value until the graph runs."""
 
@@ -208,9 +214,13 @@ class Graph:
                 return tensor
             if any(g is tensor.graph for g in context.graph_stack):
                 return self.capture(tensor)
-            raise errors.InvalidArgumentError(
-                None, None, f"Tensor {tensor.name} belongs to another graph (function "
-                f"{tensor.graph.name}) that is not being traced; pass it in as an argument.")
+            raise InaccessibleTensorError(
+                f"{tensor!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it.\n"
+                f"The tensor {tensor!r} cannot be accessed from graph {self.name}, because it "
+                f"was defined in graph {tensor.graph.name}, which is out of scope. (A Python "
+                "list filled inside a tf.range loop holds tensors of the loop body: collect "
+                "them in a tf.TensorArray, or make them loop variables.)")
         return self.constant(tensor)
 
     def capture(self, outer):

@@ -88,10 +88,14 @@ TensorArrayScatter = Op("TensorArrayScatterV3", _scatter_forward, typed=(0, 3), 
 @TensorArrayScatter.def_grad
 def _scatter_grad(op, d_buffer, d_size):
     """Written rows send their gradient to the values; the old buffer gets the rest."""
-    buffer, _, indices, _ = op.inputs
+    buffer, _, indices, values = op.inputs
     d_old = apply(TensorArrayCrop, [d_buffer, buffer, indices])
+    # The values' static shape, so a gradient read inside a loop (whose buffer may have an
+    # unknown shape) still has the rank of what was written.
+    element = values.shape if indices.shape.rank == 0 else values.shape[1:]
     d_values = apply(TensorArrayGather, [d_buffer, op.outputs[1], indices],
-                     {"element_shape": None})
+                     {"element_shape": None if element.rank is None else
+                      tuple(element.as_list())})
     return [d_old, None, None, d_values]
 
 

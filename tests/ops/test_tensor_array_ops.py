@@ -327,6 +327,31 @@ def test_dynamic_rnn_gradients_match_eager_and_finite_differences():
     check_grads_in_graph(lambda x: dynamic_rnn(x)[0], x)
 
 
+def test_written_values_get_gradients_of_their_own_shape_inside_a_traced_loop():
+    # The loop's TensorArray buffer changes shape (no rows -> [3, 1, 2]), so inside the
+    # gradient loop its gradient has an unknown shape; the gradient of each written value
+    # must still have the value's shape, or the MatMul gradient before it cannot run.
+    w = tf.Variable(np.array([[2.0, -1.0]]))
+    x = np.array([[1.5]])
+
+    def loss(x):
+        ta = tf.TensorArray(tf.float64, size=3)
+        for t in tf.range(3):
+            ta = ta.write(t, tf.matmul(x, w) * tf.cast(t + 1, tf.float64))
+        return tf.reduce_sum(tf.square(ta.stack()))
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            value = loss(x)
+        return tape.gradient(value, w)
+
+    got = grad(tf.constant(x))
+    expected = 2 * x[0, 0] ** 2 * w.numpy() * (1 + 4 + 9)  # d/dw sum_t ((t+1) x w)^2
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    check_grads_in_graph(loss, x)
+
+
 # --- TF's errors -------------------------------------------------------------------------------
 def ta2():
     return tf.TensorArray(tf.float32, size=2)
