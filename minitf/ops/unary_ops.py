@@ -326,8 +326,8 @@ def sinh(x, name=None):
 def cosh(x, name=None):
     """(e^x + e^-x) / 2.
 
-    >>> tf.cosh(tf.constant([0.0, 1.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.5430806], dtype=float32)>
+    >>> tf.cosh(tf.constant([0.0, 1.0]))  # the last digit depends on NumPy's float32 kernel
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.543080...], dtype=float32)>
     """
     return apply(Cosh, [convert_to_tensor(x)])
 
@@ -390,8 +390,8 @@ def log_sigmoid(x, name=None):
     In TensorFlow this is composed as `-tf.nn.softplus(-x)` (its errors name
     the Softplus op); minitf declares it as one op, LogSigmoid.
 
-    >>> tf.math.log_sigmoid(tf.constant([-1000.0, 0.0, 1.0])).numpy()
-    array([-1.000000e+03, -6.931472e-01, -3.132617e-01], dtype=float32)
+    >>> tf.math.log_sigmoid(tf.constant([-1000.0, 0.0, 1.0])).numpy().round(5)
+    array([-1.0000e+03, -6.9315e-01, -3.1326e-01], dtype=float32)
     """
     return apply(LogSigmoid, [convert_to_tensor(x)])
 
