@@ -10,13 +10,14 @@ for the race itself).
 ('log', (0.01, 10.0))
 """
 import io
+import textwrap
 
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LogNorm
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
 from PIL import Image
-
-from . import _render  # noqa: F401 - importing _render selects matplotlib's Agg backend
 
 
 def _png(canvas):
@@ -34,7 +35,8 @@ class RaceFigure:
     """A matplotlib figure of a race, drawn once; `show(step)` only moves its artists.
 
     Left: log-scaled contours, one path and one marker per optimizer, the minima as
-    stars. Right: each optimizer's loss per step, a vertical line at the current step.
+    stars. Right: each optimizer's loss and step length per step, a vertical line at
+    the current step.
     The paths, markers, loss curves and the step line are "animated" artists: the rest
     (contours, axes) is drawn once into a saved background, and a step only restores it
     and draws the moving artists on top (matplotlib's blitting), then encodes a PNG.
@@ -42,54 +44,81 @@ class RaceFigure:
 
     def __init__(self, race, colors):
         self.race = race
-        self.fig, (self.ax, self.loss_ax) = plt.subplots(
-            1, 2, figsize=(9.5, 4.7), dpi=80, gridspec_kw={"width_ratios": [1.35, 1]})
-        s = race.surface
-        gx, gy, z = s.value_grid()
-        shifted = z - z.min() + 1e-2
-        levels = np.logspace(np.log10(shifted.min()), np.log10(shifted.max()), 25)
-        self.ax.contour(gx, gy, shifted, levels=levels, norm=LogNorm(), cmap="viridis",
-                        linewidths=0.7)
-        for mx, my in s.minima:
-            self.ax.plot([mx], [my], "*", color="gold", markersize=13, markeredgecolor="k")
-        self.ax.set(xlim=s.xlim, ylim=s.ylim, title=f"{s.name}: {s.note}")
+        self.fig = Figure(figsize=(9.5, 5.2), dpi=80)  # not pyplot's: nothing to close
+        FigureCanvasAgg(self.fig)  # an off-screen canvas, for blitting
+        grid = self.fig.add_gridspec(2, 2, width_ratios=[1.35, 1])
+        self.ax = self.fig.add_subplot(grid[:, 0])
+        self.loss_ax = self.fig.add_subplot(grid[0, 1])
+        self.step_ax = self.fig.add_subplot(grid[1, 1], sharex=self.loss_ax)
+        self.surface_artists = []
+        self._draw_surface()
         self.ax.set_autoscale_on(False)
         self.ax.title.set_fontsize(9)
         self.start_marker, = self.ax.plot([], [], "ko", markersize=5)
-        self.paths, self.heads, self.loss_lines = {}, {}, {}
+        self.paths, self.heads, self.loss_lines, self.step_lines = {}, {}, {}, {}
         for n in race.names:
             c = colors[n]
             self.paths[n], = self.ax.plot([], [], "-", color=c, linewidth=1.4, label=n)
             self.heads[n], = self.ax.plot([], [], "o", color=c, markersize=6,
                                           markeredgecolor="k")
             self.loss_lines[n], = self.loss_ax.plot([], [], "-", color=c, linewidth=1.2)
+            self.step_lines[n], = self.step_ax.plot([], [], "-", color=c, linewidth=1.0)
         self.fig.legend(handles=list(self.paths.values()), loc="lower center", fontsize=8,
                         ncol=len(self.paths), frameon=False)
         self.cursor = self.loss_ax.axvline(0, color="k", linewidth=0.8, linestyle=":")
-        for artist in [self.cursor, self.start_marker, *self.paths.values(), *self.heads.values(),
-                       *self.loss_lines.values()]:
+        self.step_cursor = self.step_ax.axvline(0, color="k", linewidth=0.8, linestyle=":")
+        for artist in [self.cursor, self.step_cursor, self.start_marker, *self.paths.values(),
+                       *self.heads.values(), *self.loss_lines.values(),
+                       *self.step_lines.values()]:
             artist.set_animated(True)
-        self.loss_ax.set(title="loss per step", xlabel="step")
-        self.loss_ax.set_autoscale_on(False)
-        self.loss_ax.title.set_fontsize(9)
+        self.loss_ax.set(title="loss per step")
+        self.step_ax.set(title="step length |x_k − x_(k−1)|", xlabel="step")
+        for axis in (self.loss_ax, self.step_ax):
+            axis.set_autoscale_on(False)
+            axis.title.set_fontsize(9)
         self.fig.tight_layout(rect=(0, 0.06, 1, 1))  # room for the legend below
         self.visible = set(race.names)
         self._drawn, self.full_draws = None, 0
         self.sync()
 
+    def _draw_surface(self):
+        """Contours (log-scaled), the minima as stars, the title: the race's surface."""
+        for artist in self.surface_artists:
+            artist.remove()
+        s, ax = self.race.surface, self.ax
+        gx, gy, z = s.value_grid()
+        shifted = z - z.min() + 1e-2
+        levels = np.logspace(np.log10(shifted.min()), np.log10(shifted.max()), 25)
+        self.surface_artists = [ax.contour(gx, gy, shifted, levels=levels, norm=LogNorm(),
+                                           cmap="viridis", linewidths=0.7)]
+        for mx, my in s.minima:
+            self.surface_artists += ax.plot([mx], [my], "*", color="gold", markersize=13,
+                                            markeredgecolor="k")
+        ax.set(xlim=s.xlim, ylim=s.ylim, title=textwrap.fill(f"{s.name}: {s.note}", 64))
+
+    def surface_changed(self):
+        """Contours for the race's new surface (same figure, same layout); the next
+        `sync` draws the background again."""
+        self._draw_surface()
+        self._drawn = None
+
     def sync(self):
         """Re-read whole trajectories (after a learning-rate or start change). The
         background (contours, axes) is redrawn only when a loss curve leaves the loss
         axis: its limits are whole decades and only grow, so this is rare."""
-        race = self.race
+        race, drawn = self.race, getattr(self, "_drawn", None)
         for n in race.names:
             t = race.trajectories[n]
             self.loss_lines[n].set_data(np.arange(t.steps + 1), t.losses)
-        wanted = loss_axis_limits(race.trajectories.values(), getattr(self, "_drawn", None))
-        if wanted != getattr(self, "_drawn", None):
-            scale, limits = wanted
-            self.loss_ax.set_yscale(scale)
-            self.loss_ax.set_ylim(*limits)
+            self.step_lines[n].set_data(np.arange(1, t.steps + 1), t.step_lengths)
+        wanted = (loss_axis_limits(race.trajectories.values(), drawn and drawn[0]),
+                  axis_limits([t.step_lengths for t in race.trajectories.values()],
+                              drawn and drawn[1]))
+        if wanted != drawn:
+            for axis, (scale, limits) in zip((self.loss_ax, self.step_ax), wanted):
+                axis.set_yscale(scale)
+                axis.yaxis.set_minor_locator(NullLocator())  # decades suffice; 20% faster
+                axis.set_ylim(*limits)
             self.loss_ax.set_xlim(0, max(race.steps, 1))
             self.fig.canvas.draw()  # everything but the animated artists
             self.background = self.fig.canvas.copy_from_bbox(self.fig.bbox)
@@ -114,20 +143,23 @@ class RaceFigure:
             self.ax.draw_artist(self.paths[n])
             self.ax.draw_artist(self.heads[n])
             self.loss_ax.draw_artist(self.loss_lines[n])
-        self.cursor.set_xdata([step, step])
-        self.loss_ax.draw_artist(self.cursor)
+            self.step_ax.draw_artist(self.step_lines[n])
+        for cursor, axis in ((self.cursor, self.loss_ax), (self.step_cursor, self.step_ax)):
+            cursor.set_xdata([step, step])
+            axis.draw_artist(cursor)
         return _png(canvas)
-
-    def close(self):
-        plt.close(self.fig)
 
 
 def loss_axis_limits(trajectories, current=None):
     """(scale, (low, high)) for the loss panel: a log axis over whole decades when every
     loss is positive, else a symlog axis over rounded limits. The limits only grow:
     `current` is kept while every loss fits inside it."""
-    losses = np.concatenate([np.asarray(t.losses, float) for t in trajectories] +
-                            [np.zeros(0)])
+    return axis_limits([t.losses for t in trajectories], current)
+
+
+def axis_limits(series, current=None):
+    """`loss_axis_limits` for any list of value series (losses, step lengths)."""
+    losses = np.concatenate([np.asarray(v, float) for v in series] + [np.zeros(0)])
     losses = losses[np.isfinite(losses)]
     if not len(losses):
         return current or ("log", (1e-3, 1e3))

@@ -3,9 +3,11 @@
 * `diagram_svg(diagram)`: Graphviz's `dot` when it is installed, otherwise the
   built-in layout of `_layout.py`, with a one-line notice saying so. Results
   are cached by their DOT text, so stepping back and forth costs nothing.
-* `figure_png(fig)`: a matplotlib figure as PNG bytes (Agg backend, no
-  timestamps or version strings, so the bytes are the same on every run);
-  the figure is closed afterwards, so redrawing never leaks figures.
+* `figure_png(fig)`: a matplotlib figure as PNG bytes (no timestamps or
+  version strings, so the bytes are the same on every run); a pyplot figure
+  is closed afterwards, so redrawing never leaks figures. Widgets draw on
+  plain `matplotlib.figure.Figure`s, never choosing a backend: the notebook's
+  own (inline) backend stays in charge of the learner's `plt.show()`.
 * `Picture`: a static picture with `_repr_mimebundle_`, what a widget's
   `static()` returns: GitHub and nbviewer show it where widgets cannot run.
 
@@ -23,12 +25,9 @@ from collections import OrderedDict
 from html import escape
 
 import graphviz
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")  # widgets draw off-screen and ship PNG bytes; no GUI needed
-import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
-
-from ._layout import layered_svg  # noqa: E402
+from ._layout import layered_svg
 
 NO_DOT_NOTICE = ("Graphviz's `dot` program was not found, so this graph is drawn with "
                  "minitf's simple built-in layout (install graphviz for nicer pictures).")

@@ -24,6 +24,7 @@ True
 """
 import asyncio
 import time
+from html import escape
 
 import ipywidgets as widgets
 import numpy as np
@@ -31,9 +32,10 @@ import numpy as np
 import minitf as tf
 
 from ._race_draw import RaceFigure, loss_axis_limits  # noqa: F401 - loss_axis_limits: API
+from ._race_equations import update_equation
 from ._render import Picture
 from ._view import ExplorerView
-from .surfaces import get_surface
+from .surfaces import get_surface, quadratic_surface
 
 K = tf.keras.optimizers
 # name -> (factory(learning_rate), family): "sgd" takes the surface's SGD demo rate.
@@ -96,6 +98,11 @@ class Trajectory:
         self.slot_names = list(slots)
 
     complete = True  # False while a view is still computing the rest
+
+    @property
+    def step_lengths(self):
+        """(n,) the distance moved by each step: |x_k − x_(k−1)| for k = 1 … n."""
+        return np.linalg.norm(np.diff(self.positions.reshape(-1, 2), axis=0), axis=1)
 
     @property
     def steps(self):
@@ -271,6 +278,14 @@ class Race:
         self.learning_rates = self.preset(which)
         self.rerun(complete=complete)
 
+    def set_surface(self, surface, complete=True):
+        """Race on another surface (same start point); a "demo" or "tf" preset is
+        re-read for it, custom learning rates are kept."""
+        self.surface = get_surface(surface)
+        if self.preset_name in ("demo", "tf"):
+            self.learning_rates = self.preset(self.preset_name)
+        self.rerun(complete=complete)
+
     def state_rows(self, name, step):
         """(label, value) rows for optimizer `name` after `step` steps: where it is, the
         gradient there, the loss, the last step and the per-axis learning rate it
@@ -306,16 +321,25 @@ class Race:
         return lines
 
 
+def _condition_number(surface):
+    """κ of a `quadratic_surface`, None for the other surfaces."""
+    return getattr(surface.function, "condition_number", None)
+
+
 def _pair(values):
     return "[" + ", ".join(f"{v:.5g}" for v in np.asarray(values).ravel()) + "]"
 
 
 def state_html(race, name, step):
-    """The internal-state panel: `Race.state_rows` as an HTML table."""
+    """The internal-state panel: `Race.state_rows` as an HTML table, then the update
+    equation of the step that led here with its numbers (`_race_equations.py`)."""
     rows = "".join(f"<tr><td style='padding-right:10px'><code>{label}</code></td>"
                    f"<td><code>{value}</code></td></tr>"
                    for label, value in race.state_rows(name, step))
-    return f"<b>{name}</b> after step {step}<table>{rows}</table>"
+    lines, _ = update_equation(race.trajectories[name], step)
+    equation = ("<div>the update of this step:</div><pre style='font-size:85%'>"
+                + escape("\n".join(lines)) + "</pre>") if lines else ""
+    return f"<b>{name}</b> after step {step}<table>{rows}</table>{equation}"
 
 
 class OptimizerRace(ExplorerView):
@@ -326,7 +350,8 @@ class OptimizerRace(ExplorerView):
     optimizer shows or hides it; the "state of" dropdown picks the optimizer whose slot
     variables are shown and whose learning rate the log slider sets; "demo preset" and
     "TF defaults" switch every learning rate (TF's defaults barely move on these
-    surfaces: the point of the demo preset); the x0 / y0 sliders move the start point.
+    surfaces: the point of the demo preset); the x0 / y0 sliders move the start point;
+    on the "quadratic" surface, the condition-number slider reshapes the bowl.
     Moving the step only redraws. The other controls re-run the optimizers: the first
     steps are drawn at once, and the rest are computed a slice at a time while the
     kernel is idle ("computing… k of 100 steps"), the paths growing after each slice;
@@ -363,6 +388,10 @@ class OptimizerRace(ExplorerView):
                                 description="x0", continuous_update=False)
         self.y0 = w.FloatSlider(value=race.start[1], min=s.ylim[0], max=s.ylim[1], step=0.05,
                                 description="y0", continuous_update=False)
+        self.condition = w.FloatLogSlider(
+            value=_condition_number(s) or 25.0, base=10, min=0, max=3, step=0.1,
+            readout_format=".3g", description="condition number", continuous_update=False,
+            layout=w.Layout(display=None if _condition_number(s) else "none"))
         self.image = w.Image(format="png")
         self.state, self.summary = w.HTML(), w.HTML()
         self.slider.observe(self.guard(lambda c: self.set_step(c["new"])), names="value")
@@ -376,10 +405,13 @@ class OptimizerRace(ExplorerView):
         for box in (self.x0, self.y0):
             box.observe(self.guard(
                 lambda _: self.set_start(self.x0.value, self.y0.value, True)), names="value")
+        self.condition.observe(self.guard(
+            lambda c: self.set_condition_number(c["new"], True)), names="value")
         side = w.VBox([self.selected, self.rate, self.state, self.summary])
         self.children = [w.HBox(list(self.boxes.values()), layout=w.Layout(flex_flow="wrap")),
                          w.HBox([self.play, self.slider, self.demo, self.defaults]),
-                         w.HBox([self.x0, self.y0]), w.HBox([self.image, side]), self.error]
+                         w.HBox([self.x0, self.y0, self.condition]), w.HBox([self.image, side]),
+                         self.error]
 
     # --- update paths ------------------------------------------------------------------------
     def visible(self):
@@ -418,18 +450,32 @@ class OptimizerRace(ExplorerView):
         self.race.set_start(x, y, complete=False)
         self._rerun_done(progressive, began)
 
+    def set_condition_number(self, condition_number, progressive=False):
+        """The "quadratic" surface only: re-shape the bowl to condition number κ
+        (curvature κ along x, 1 along y) and re-run every optimizer on it."""
+        if _condition_number(self.race.surface) is None:
+            raise ValueError("The condition number belongs to the 'quadratic' surface; this "
+                             f"race runs on {self.race.surface.name!r}.")
+        began = time.perf_counter()
+        self.race.set_surface(quadratic_surface(condition_number), complete=False)
+        self.figure.surface_changed()  # new contours, nothing else rebuilt
+        self._quietly(self.rate, self.race.learning_rates[self.selected.value])
+        # the whole figure is drawn again (~90 ms): show fewer first steps
+        self._rerun_done(progressive, began, first_slice=self.FIRST_SLICE / 3)
+
     # A control's change computes steps until FIRST_SLICE seconds after the change and
     # draws them (what the learner waits for), then SLICE seconds at a time, redrawing
     # after each, scheduled on the kernel's event loop so that other controls stay
     # responsive in between.
     FIRST_SLICE, SLICE = 0.05, 0.1
 
-    def _rerun_done(self, progressive, began):
+    def _rerun_done(self, progressive, began, first_slice=None):
         self._generation += 1
         if not progressive:
             self.race.advance()
         else:
-            self.race.advance(max(self.FIRST_SLICE - (time.perf_counter() - began), 0))
+            first = self.FIRST_SLICE if first_slice is None else first_slice
+            self.race.advance(max(first - (time.perf_counter() - began), 0))
         self.figure.sync()
         self.refresh()
         if self.race.pending:

@@ -34,7 +34,6 @@ import itertools
 import time
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -145,7 +144,8 @@ def draw_timeline(run, title=""):
     """A matplotlib figure: the run's lanes as a Gantt chart (milliseconds)."""
     lanes = run.lanes()
     colors = {s: STAGE_COLORS[i % len(STAGE_COLORS)] for i, s in enumerate(run.stage_order)}
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(lanes) + 1.2), dpi=80)
+    fig = Figure(figsize=(9, 0.45 * len(lanes) + 1.2), dpi=80)  # not pyplot's: nothing to close
+    ax = fig.subplots()
     for row, (_, events) in enumerate(lanes):
         spans = [(1000 * e.start, max(1000 * (e.end - e.start), 0.02)) for e in events]
         ax.broken_barh(spans, (row - 0.38, 0.76), facecolors=colors[events[0].stage],

@@ -12,7 +12,7 @@ function on a grid of points (the ops broadcast), for the contour picture.
 >>> float(s(tf.constant([0.0, 0.0])))
 1.0
 >>> sorted(SURFACES)
-['beale', 'himmelblau', 'quadratic', 'rosenbrock', 'saddle']
+['beale', 'booth', 'himmelblau', 'quadratic', 'rosenbrock', 'saddle']
 """
 import numpy as np
 
@@ -64,9 +64,34 @@ def _saddle(x, y):
     return tf.square(x) - tf.square(y) + 0.25 * tf.square(tf.square(y))
 
 
-def _quadratic(x, y):
-    # condition number 25: curvature 25 along x, 1 along y.
-    return 0.5 * (25.0 * tf.square(x) + tf.square(y))
+def _booth(x, y):
+    return tf.square(x + 2.0 * y - 7.0) + tf.square(2.0 * x + y - 5.0)
+
+
+def quadratic_surface(condition_number=25.0):
+    """The bowl 0.5·(κ·x² + y²): curvature κ along x and 1 along y, so κ is the
+    condition number of its Hessian. SGD's step must stay under 2/κ to converge
+    along x, which makes it crawl along y: the zig-zag grows with κ.
+
+    >>> s = quadratic_surface(100)
+    >>> float(s(tf.constant([1.0, 1.0])))
+    50.5
+    >>> s.sgd_lr
+    0.0075
+    """
+    kappa = float(condition_number)
+    if not kappa >= 1.0:
+        raise ValueError(f"condition_number must be at least 1 (the ratio of the largest "
+                         f"to the smallest curvature), got {condition_number}.")
+
+    def quadratic(x, y):
+        return 0.5 * (kappa * tf.square(x) + tf.square(y))
+
+    quadratic.condition_number = kappa
+
+    return Surface("quadratic", quadratic, [(0.0, 0.0)], (-1.8, 2.5), (-2.5, 2.5),
+                   (-3.0, 3.0), 0.75 / kappa, 1e-1,
+                   f"an ill-conditioned bowl (condition number {kappa:g}): SGD zig-zags")
 
 
 def _himmelblau(x, y):
@@ -82,9 +107,9 @@ SURFACES = {
     "saddle": Surface("saddle", _saddle, [(0.0, 2 ** 0.5), (0.0, -(2 ** 0.5))],
                       (-2.0, 1e-3), (-2.5, 2.5), (-2.5, 2.5), 5e-2, 5e-2,
                       "starts next to a saddle point at (0, 0): who escapes?"),
-    "quadratic": Surface("quadratic", _quadratic, [(0.0, 0.0)], (-1.8, 2.5),
-                         (-2.5, 2.5), (-3.0, 3.0), 3e-2, 1e-1,
-                         "an ill-conditioned bowl (condition number 25): SGD zig-zags"),
+    "quadratic": quadratic_surface(25.0),
+    "booth": Surface("booth", _booth, [(1.0, 3.0)], (-6.0, -4.0), (-8.0, 8.0), (-8.0, 8.0),
+                     5e-3, 1.0, "a tilted valley: a plain bowl, but not lined up with the axes"),
     "himmelblau": Surface("himmelblau", _himmelblau,
                           [(3.0, 2.0), (-2.805118, 3.131312), (-3.779310, -3.283186),
                            (3.584428, -1.848126)], (-0.5, 0.0), (-5.0, 5.0), (-5.0, 5.0),

@@ -1,4 +1,8 @@
 """The built-in layout used when Graphviz's `dot` is missing, and the picture helpers."""
+import pathlib
+import subprocess
+import sys
+
 import matplotlib.figure
 import matplotlib.pyplot as plt
 
@@ -69,3 +73,21 @@ def test_picture_bundles():
     png = Picture(png=b"\x89PNG", text="t")._repr_mimebundle_()
     assert png == {"text/plain": "t", "image/png": "iVBORw=="}
     assert Picture(svg="<svg/>")._repr_html_() == "<svg/>"
+
+
+def test_widgets_leave_the_notebooks_matplotlib_backend_alone():
+    """A lesson's own `plt.show()` must still draw after it imports a widget
+    (a widget that switched pyplot to Agg once made lesson figures vanish)."""
+    script = """
+import matplotlib
+matplotlib.use("svg")
+import matplotlib.pyplot as plt
+import widgets, widgets.broadcast, widgets.optimizer_race, widgets.pipeline, widgets.training
+from widgets.optimizer_race import OptimizerRace
+OptimizerRace("booth", optimizers=["SGD"], steps=3).static()
+print(matplotlib.get_backend(), plt.get_fignums())
+"""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.split() == ["svg", "[]"]
