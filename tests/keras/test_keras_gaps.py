@@ -222,3 +222,22 @@ def test_sequential_starting_with_a_model_of_named_inputs_takes_a_dict():
 
     model = tf.keras.Sequential([Reader(), tf.keras.layers.Dense(1)])
     assert model({"a": np.ones((3, 2), "float32")}).shape == (3, 1)
+
+
+# --- configs survive JSON ------------------------------------------------------------------------
+def test_sequential_config_round_trips_through_json():
+    import json
+
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    config = json.loads(json.dumps(model.get_config()))
+    assert config["layers"][0]["config"]["ragged"] is False  # Keras 3 writes it...
+    rebuilt = tf.keras.Sequential.from_config(config)  # ...and InputLayer accepts it back
+    assert [w.shape for w in rebuilt.weights] == [w.shape for w in model.weights]
+    assert rebuilt.get_config() == model.get_config()
+
+
+def test_ragged_inputs_are_refused_with_a_hint():
+    with pytest.raises(ValueError, match="no ragged tensors.*pad_sequences"):
+        tf.keras.Input((None,), ragged=True)
+    assert tf.keras.Input((2,), ragged=False).shape == (None, 2)

@@ -22,7 +22,7 @@ from .keras_tensor import KerasTensor, Node
 class InputLayer(Layer):
     """The layer behind `Input`: `shape` without the batch axis, or the full `batch_shape`."""
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None,
+    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, ragged=None,
                  batch_shape=None, input_tensor=None, optional=False, name=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)  # classic tf.keras spelling
         batch_shape = kwargs.pop("batch_input_shape", batch_shape)
@@ -30,6 +30,10 @@ class InputLayer(Layer):
             shape = input_shape
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
+        if ragged:
+            raise ValueError("minitf has no ragged tensors, so `ragged=True` is not supported "
+                             "(pad the sequences to one length instead, e.g. with "
+                             "tf.keras.utils.pad_sequences).")
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same "
                              "time. `shape` leaves out the batch axis; `batch_shape` "
@@ -76,14 +80,14 @@ class InputLayer(Layer):
 
 
 @tf_export("keras.Input", "keras.layers.Input")
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None,
-          tensor=None, optional=False, **kwargs):  # noqa: N802 - Keras's name
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None,
+          name=None, tensor=None, optional=False, **kwargs):  # noqa: N802 - Keras's name
     """A symbolic input of a functional model: `shape` excludes the batch axis.
 
     >>> tf.keras.Input((3,), batch_size=8).shape
     (8, 3)
     """
     layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse,
-                       batch_shape=batch_shape, name=name, input_tensor=tensor,
+                       ragged=ragged, batch_shape=batch_shape, name=name, input_tensor=tensor,
                        optional=optional, **kwargs)
     return layer.output
