@@ -40,11 +40,15 @@ def best_per_call(fn, number):
 
 
 def best_per_call_interleaved(fns, number, repeat=7):
-    """`best_per_call` for several functions, taking turns batch by batch, so a change
-    in the machine's load affects all of them alike."""
+    """`best_per_call` for several functions, taking turns batch by batch (in a rotating
+    order), so a change in the machine's load affects all of them alike."""
     best = {name: float("inf") for name in fns}
-    for _ in range(repeat):
-        for name, fn in fns.items():
+    names = list(fns)
+    for turn in range(repeat):
+        # rotate who goes first: a step that follows another one's big frees finds
+        # memory ready to reuse, and that order effect should not pick the winner
+        for name in names[turn % len(names):] + names[:turn % len(names)]:
+            fn = fns[name]
             best[name] = min(best[name], timeit.timeit(fn, number=number,
                                                        timer=time.process_time))
     return {name: seconds / number for name, seconds in best.items()}
