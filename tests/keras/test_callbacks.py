@@ -161,8 +161,19 @@ def test_model_checkpoint_files_and_save_best_only(tmp_path):
     assert sorted(os.listdir(best)) == ["e1.weights.npz", "e3.weights.npz"]
     with pytest.raises(ValueError, match="must end in `.weights.npz`"):
         tf.keras.callbacks.ModelCheckpoint("w.weights.h5", save_weights_only=True)
-    with pytest.raises(ValueError, match="save_weights_only=True"):
-        tf.keras.callbacks.ModelCheckpoint("model.keras")
+    with pytest.raises(ValueError, match="must end in `.keras`"):
+        tf.keras.callbacks.ModelCheckpoint("model.weights.npz")  # whole models: .keras
+
+
+def test_model_checkpoint_saves_whole_models_that_load_and_resume(tmp_path):
+    model = _model()
+    path = str(tmp_path / "best.keras")
+    ckpt = tf.keras.callbacks.ModelCheckpoint(path, monitor="loss", save_best_only=True)
+    model.fit(X, Y, epochs=3, verbose=0, callbacks=[ckpt])
+    restored = tf.keras.models.load_model(path)
+    assert restored.compiled and restored.optimizer.iterations.numpy() > 0
+    for a, b in zip(restored.get_weights(), model.get_weights()):
+        np.testing.assert_array_equal(a, b)  # the loss fell every epoch: the last is best
 
 
 def test_csv_logger_content(tmp_path):

@@ -1,11 +1,11 @@
-"""`tf.keras.callbacks.ModelCheckpoint`: save the weights during `fit`.
+"""`tf.keras.callbacks.ModelCheckpoint`: save the model (or its weights) during `fit`.
 
 `filepath` may hold format fields filled from the epoch (1-based) and the
-logs: "ckpt-{epoch:02d}-{val_loss:.2f}.weights.npz". With
-`save_best_only=True` a file is written only when `monitor` improves.
-minitf saves weights only (`model.save_weights`, a `.weights.npz` archive);
-TF's whole-model `.keras` files are not available, so pass
-`save_weights_only=True`.
+logs: "ckpt-{epoch:02d}-{val_loss:.2f}.keras". With `save_best_only=True` a
+file is written only when `monitor` improves. By default the whole model is
+saved (`model.save`, a `.keras` file); with `save_weights_only=True` only the
+weights (`model.save_weights`: minitf writes `.weights.npz` where TF writes
+`.weights.h5`).
 
 >>> import os, tempfile, numpy as np
 >>> folder = tempfile.mkdtemp()
@@ -27,7 +27,7 @@ from .monitor_callback import MonitorCallback
 
 @tf_export("keras.callbacks.ModelCheckpoint")
 class ModelCheckpoint(MonitorCallback):
-    """Save the model's weights every epoch (or every `save_freq` batches)."""
+    """Save the model (or only its weights) every epoch, or every `save_freq` batches."""
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch",
@@ -43,17 +43,14 @@ class ModelCheckpoint(MonitorCallback):
         if save_freq != "epoch" and not isinstance(save_freq, int):
             raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
                              "'epoch' or integer values")
-        if not save_weights_only:
-            raise ValueError(
-                "minitf's ModelCheckpoint saves weights only: pass save_weights_only=True "
-                f"and a filepath ending in `{SUFFIX}`. (TF also writes whole models to "
-                f"`.keras` files; minitf has no `model.save`.) Received: "
-                f"filepath={self.filepath}")
-        if not self.filepath.endswith(SUFFIX):
+        if save_weights_only and not self.filepath.endswith(SUFFIX):
             raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the "
                              f"filepath provided must end in `{SUFFIX}` (minitf's weights "
                              f"format; TF's is `.weights.h5`). Received: "
                              f"filepath={self.filepath}")
+        if not save_weights_only and not self.filepath.endswith(".keras"):
+            raise ValueError("The filepath provided must end in `.keras` (Keras model "
+                             f"format). Received: filepath={self.filepath}")
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch
@@ -100,7 +97,10 @@ class ModelCheckpoint(MonitorCallback):
             dirname = os.path.dirname(filepath)
             if dirname and not os.path.exists(dirname):
                 os.makedirs(dirname)
-            self.model.save_weights(filepath, overwrite=True)
+            if self.save_weights_only:
+                self.model.save_weights(filepath, overwrite=True)
+            else:
+                self.model.save(filepath, overwrite=True)
             if self.verbose > 0 and not self.save_best_only:
                 print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
 

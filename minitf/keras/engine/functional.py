@@ -23,6 +23,7 @@ import collections
 
 from ...framework import nest
 from .. import backend
+from . import functional_config
 from ..utils.naming import to_snake_case
 from .input_spec import InputSpec
 from .keras_tensor import KerasTensor
@@ -97,11 +98,14 @@ class Functional(Model):
         return nest.map_structure(lambda x: values[id(x)], self._outputs_struct)
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [{"class_name": type(op).__name__, "config": op.get_config(),
-                            "name": op.name} for op in self._operations],
-                "input_layers": [x._keras_history[:] for x in self.inputs],
-                "output_layers": [x._keras_history[:] for x in self.outputs]}
+        """Keras 3's functional config: the layers, the calls between them, the inputs
+        and outputs (see `functional_config.py`)."""
+        return functional_config.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model `get_config` describes, with new weights."""
+        return functional_config.from_config(cls, config, custom_objects)
 
 
 def _adjust_input_rank(keras_inputs, values):

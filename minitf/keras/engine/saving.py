@@ -39,27 +39,37 @@ def save_weights(model, filepath, overwrite=True):
     filepath = _check_filepath(filepath)
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"{filepath} already exists and overwrite=False.")
-    weights = model.weights
-    arrays = {f"weight_{i:04d}": np.asarray(w.numpy()) for i, w in enumerate(weights)}
-    arrays["paths"] = np.array([w.path for w in weights], dtype=str)
     with open(filepath, "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **weight_arrays(model.weights))
+
+
+def weight_arrays(weights, prefix="weight"):
+    """{'weight_0000': value, ..., 'paths': names}: what a weights archive holds."""
+    arrays = {f"{prefix}_{i:04d}": np.asarray(w.numpy()) for i, w in enumerate(weights)}
+    arrays[f"{prefix}_paths" if prefix != "weight" else "paths"] = np.array(
+        [getattr(w, "path", w.name) for w in weights], dtype=str)
+    return arrays
 
 
 def load_weights(model, filepath, skip_mismatch=False):
     filepath = _check_filepath(filepath)
     if not os.path.exists(filepath):
         raise FileNotFoundError(f"No such file: {filepath}")
-    weights = model.weights
     with np.load(filepath, allow_pickle=False) as data:
-        paths = list(data["paths"]) if "paths" in data else []
-        values = [data[f"weight_{i:04d}"] for i in range(len(paths))]
+        assign_weights(model, data, skip_mismatch, filepath)
+
+
+def assign_weights(model, data, skip_mismatch=False, source="the file"):
+    """Set `model.weights` from an opened weights archive, checking count and shapes."""
+    weights = model.weights
+    paths = list(data["paths"]) if "paths" in data else []
+    values = [data[f"weight_{i:04d}"] for i in range(len(paths))]
     if not weights and values:
         raise ValueError(f"Model '{model.name}' has no weights yet, but the file holds "
                          f"{len(values)}. Build the model first (call it on a batch, or give "
                          "it an Input), then load.")
     if len(values) != len(weights):
-        raise ValueError(f"The file {filepath} holds {len(values)} weights ({paths}), but "
+        raise ValueError(f"The file {source} holds {len(values)} weights ({paths}), but "
                          f"model '{model.name}' has {len(weights)}: "
                          f"{[w.path for w in weights]}. Load into the same architecture.")
     for variable, value, path in zip(weights, values, paths):

@@ -158,9 +158,14 @@ class Sequential(Model):
         return self._functional.output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [{"class_name": type(layer).__name__, "config": layer.get_config()}
-                           for layer in self._layers]}
+        """The layers (the InputLayer first, when there is one), each as
+        `tf.keras.layers.serialize` writes it, and the input shape it was built for."""
+        from ..layers.serialization import serialize
+        config = {"name": self.name, "trainable": self.trainable,
+                  "layers": [serialize(layer) for layer in self._layers]}
+        if self._functional is not None:
+            config["build_input_shape"] = list(self._layers[0].batch_shape)
+        return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -168,4 +173,7 @@ class Sequential(Model):
         model = cls(name=config.get("name"), trainable=config.get("trainable", True))
         for entry in config["layers"]:
             model.add(deserialize(entry, custom_objects))
+        shape = config.get("build_input_shape")
+        if model._functional is None and shape is not None:
+            model.build(tuple(shape))  # built without an Input: build it the same way
         return model

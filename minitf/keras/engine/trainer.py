@@ -92,6 +92,12 @@ class Trainer:
         """
         compile_utils.check_loss_identifier(loss)
         self.optimizer = optimizers_module.get(optimizer)
+        # what `get_compile_config` writes into a saved model (engine/model_saving.py)
+        self._compile_args = {"optimizer": self.optimizer, "loss": loss,
+                              "loss_weights": loss_weights, "metrics": metrics,
+                              "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
+                              "steps_per_execution": steps_per_execution,
+                              "jit_compile": jit_compile}
         self.loss = loss
         output_names = compile_utils.output_names_of(self)
         self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names) \

@@ -27,7 +27,7 @@ model has: its layers, `summary()`, and weights in and out of files.
 """
 from ...framework.tf_export import tf_export
 from .. import backend
-from . import saving, summary
+from . import model_saving, saving, summary
 from .base_layer import Layer
 from .trainer import Trainer
 
@@ -123,10 +123,46 @@ class Model(Trainer, Layer):
         """Read weights written by `save_weights` into this (built) model."""
         saving.load_weights(self, filepath, skip_mismatch)
 
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Write the whole model (architecture, weights, compile arguments, optimizer
+        state) to a `.keras` file; `tf.keras.models.load_model` reads it back."""
+        model_saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def to_json(self, **kwargs):
+        """The architecture (no weights) as JSON; `tf.keras.models.model_from_json`."""
+        return model_saving.to_json(self, **kwargs)
+
+    def get_compile_config(self):
+        """`compile`'s arguments as configs (None when not compiled)."""
+        return model_saving.get_compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compile with the arguments `get_compile_config` returned."""
+        model_saving.compile_from_config(self, config)
+
     def get_config(self):
         config = super().get_config()
         config.pop("dtype", None)
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A functional config (layers, input_layers, output_layers) is rebuilt as a
+        functional model of `cls`; any other config goes to `cls(**config)`."""
+        if all(key in config for key in ("name", "layers", "input_layers", "output_layers")):
+            from . import functional_config
+            return functional_config.from_config(cls, config, custom_objects)
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(
+                f"Unable to revive model from config. When overriding the `get_config()` "
+                f"method, make sure that the returned config contains all items used as "
+                f"arguments in the constructor to {cls}, which is the default behavior. You "
+                f"can override this default behavior by defining a `from_config(cls, config)` "
+                f"class method to specify how to create an instance of {cls.__name__} from "
+                f"its config.\n\nReceived config={config}\n\nError encountered during "
+                f"deserialization: {e}") from None
 
 
 def _inject_functional_model_class(cls):

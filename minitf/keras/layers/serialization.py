@@ -7,6 +7,8 @@
 >>> tf.keras.layers.deserialize(config).units
 3
 """
+import inspect
+
 from ...framework.tf_export import tf_export
 from ..engine.base_layer import Layer
 
@@ -38,4 +40,7 @@ def deserialize(config, custom_objects=None):
         raise ValueError(f"Unknown layer: '{name}'. Please ensure you are using a "
                          "`keras.utils.custom_object_scope` and that this object is included "
                          "in the scope, or pass it in `custom_objects`.")
-    return classes[name].from_config(dict(config["config"]))
+    cls = classes[name]
+    if "custom_objects" in inspect.signature(cls.from_config).parameters:  # models
+        return cls.from_config(dict(config["config"]), custom_objects=custom_objects)
+    return cls.from_config(dict(config["config"]))

@@ -27,6 +27,7 @@ from ...framework.tf_export import tf_export
 from . import accuracy_metrics as A
 from . import auc as U
 from . import confusion_metrics as C
+from . import iou_metrics as I
 from . import probabilistic_metrics as P
 from . import reduction_metrics as R
 from . import regression_metrics as G
@@ -40,7 +41,8 @@ ALL_OBJECTS = [
     P.CategoricalHinge, P.KLDivergence, P.Poisson, P.BinaryCrossentropy,
     P.CategoricalCrossentropy, P.SparseCategoricalCrossentropy, A.Accuracy, A.BinaryAccuracy,
     A.CategoricalAccuracy, A.SparseCategoricalAccuracy, A.TopKCategoricalAccuracy,
-    A.SparseTopKCategoricalAccuracy]
+    A.SparseTopKCategoricalAccuracy, I.IoU, I.BinaryIoU, I.MeanIoU, I.OneHotIoU,
+    I.OneHotMeanIoU]
 
 
 def _snake_case(name):
