@@ -218,9 +218,14 @@ def _tensor_scatter(op_name, mode):
         rule(TensorShape(tensor.shape), TensorShape(indices.shape), TensorShape(updates.shape))
         out = tensor.copy()
         text = f"shape {dims_text(tensor.shape)}"
-        if mode != "update":
+        if mode in ("add", "sub"):
             return _scatter_add(out, indices, updates, "", op_name, text, mode == "sub")
         flat, _ = _check_rows(op_name, indices, tensor.shape, text, "")
+        if mode in ("max", "min"):
+            rows = updates.reshape((flat.shape[0],) + tensor.shape[flat.shape[1]:])
+            ufunc = np.maximum if mode == "max" else np.minimum
+            ufunc.at(out, tuple(flat.T), rows)  # repeats: compared one after another
+            return out
         rows = updates.reshape((flat.shape[0],) + tensor.shape[flat.shape[1]:])
         if len(rows):
             out[tuple(flat.T)] = rows if flat.shape[1] else rows[-1]  # repeats: the last wins
@@ -232,6 +237,8 @@ def _tensor_scatter(op_name, mode):
 TensorScatterUpdate = _tensor_scatter("TensorScatterUpdate", "update")
 TensorScatterAdd = _tensor_scatter("TensorScatterAdd", "add")
 TensorScatterSub = _tensor_scatter("TensorScatterSub", "sub")
+TensorScatterMax = _tensor_scatter("TensorScatterMax", "max")
+TensorScatterMin = _tensor_scatter("TensorScatterMin", "min")
 
 
 @TensorScatterUpdate.def_grad
@@ -256,6 +263,23 @@ def _tensor_scatter_sub_grad(op, dy):
     from .gather_ops import gather_nd
 
     return dy, None, -gather_nd(dy, op.inputs[1])
+
+
+@TensorScatterMax.def_grad
+@TensorScatterMin.def_grad
+def _tensor_scatter_max_min_grad(op, dy):
+    """Each output position's gradient goes to whichever inputs equal it (shared
+    equally on a tie), as TF's `_TensorScatterMinOrMaxGrad`."""
+    from .gather_ops import gather_nd
+    from .math_ops import cast, equal
+
+    tensor, indices, updates = op.inputs
+    output = op.outputs[0]
+    from_tensor = cast(equal(tensor, output), dy.dtype)
+    from_updates = cast(equal(updates, gather_nd(output, indices)), dy.dtype)
+    share = from_tensor + scatter_nd(indices, from_updates, tensor.shape.as_list())
+    return (dy * from_tensor / share, None,
+            gather_nd(dy / share, indices) * from_updates)
 
 
 def _tensor_scatter_args(op_name, tensor, indices, updates):
@@ -307,6 +331,28 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     """
     return apply(TensorScatterSub,
                  _tensor_scatter_args("TensorScatterSub", tensor, indices, updates))
+
+
+@tf_export("tensor_scatter_nd_max")
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `tensor[indices[i]] = max(tensor[indices[i]], updates[i])`.
+
+    >>> tf.tensor_scatter_nd_max([1.0, 5.0, 3.0], [[0], [1]], [4.0, 2.0])
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([4., 5., 3.], dtype=float32)>
+    """
+    return apply(TensorScatterMax,
+                 _tensor_scatter_args("TensorScatterMax", tensor, indices, updates))
+
+
+@tf_export("tensor_scatter_nd_min")
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `tensor[indices[i]] = min(tensor[indices[i]], updates[i])`.
+
+    >>> tf.tensor_scatter_nd_min([1.0, 5.0, 3.0], [[0], [1]], [4.0, 2.0])
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 2., 3.], dtype=float32)>
+    """
+    return apply(TensorScatterMin,
+                 _tensor_scatter_args("TensorScatterMin", tensor, indices, updates))
 
 
 # --- segment sums ------------------------------------------------------------------------
