@@ -241,3 +241,9 @@ def test_ragged_inputs_are_refused_with_a_hint():
     with pytest.raises(ValueError, match="no ragged tensors.*pad_sequences"):
         tf.keras.Input((None,), ragged=True)
     assert tf.keras.Input((2,), ragged=False).shape == (None, 2)
+
+
+def test_classic_lr_spelling_works_with_a_deprecation_warning():
+    with pytest.warns(UserWarning, match="`lr` argument is deprecated"):
+        optimizer = tf.keras.optimizers.SGD(lr=0.25)
+    assert float(optimizer.learning_rate.numpy()) == 0.25

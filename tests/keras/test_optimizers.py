@@ -229,7 +229,8 @@ def test_minimize_callable_and_tensor_with_tape():
 
 
 def test_learning_rate_variable_alias_and_setter():
-    opt = K.SGD(lr=0.5)  # classic spelling
+    with pytest.warns(UserWarning, match="deprecated"):
+        opt = K.SGD(lr=0.5)  # classic spelling
     assert opt.learning_rate is opt.lr
     assert opt.learning_rate.numpy() == 0.5
     opt.learning_rate = 0.25

@@ -85,7 +85,9 @@ class Optimizer:
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):
-        if "lr" in kwargs:  # classic tf.keras spelling
+        if "lr" in kwargs:  # classic tf.keras spelling (Keras 3 rejects it)
+            warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.",
+                          stacklevel=3)
             learning_rate = kwargs.pop("lr")
         if kwargs.pop("decay", None) is not None:
             warnings.warn("Argument `decay` is no longer supported and will be ignored.")
