@@ -23,7 +23,8 @@ from .tensor_shape import TensorShape
 class Tensor:
     """The public `tf.Tensor` class: the base of eager and symbolic tensors."""
 
-    __slots__ = ("_dtype", "__weakref__")
+    # `_keras_mask`: the padding mask a Keras layer attached (keras/engine/masking.py)
+    __slots__ = ("_dtype", "__weakref__", "_keras_mask")
     # Make `numpy_array + tensor` call Tensor.__radd__ instead of NumPy's own loop.
     __array_priority__ = 100
 

@@ -27,7 +27,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
 from ..ops.array_ops import size, squeeze
 from ..ops.clip_ops import divide_no_nan
-from ..ops.math_ops import cast, not_equal
+from ..ops.math_ops import cast, logical_and, not_equal
 from ..ops.reduction_ops import reduce_sum
 from . import loss_functions as F
 from .loss_functions import squeeze_or_expand_to_same_rank
@@ -143,13 +143,16 @@ class Loss:
         return self._dtype.name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        padding_mask = getattr(y_pred, "_keras_mask", None)  # a Keras mask on the outputs
         y_pred = convert_to_tensor(y_pred)
         y_pred = y_pred if y_pred.dtype is self._dtype else cast(y_pred, self._dtype)
         y_true = convert_to_tensor(y_true)
         y_true = y_true if y_true.dtype is self._dtype else cast(y_true, self._dtype)
         losses = self.call(y_true, y_pred)
-        return reduce_weighted_values(losses, sample_weight, self._mask(y_true),
-                                      self.reduction, self._dtype)
+        mask = self._mask(y_true)
+        if padding_mask is not None:  # masked steps do not count (Keras 3's Loss.__call__)
+            mask = padding_mask if mask is None else logical_and(padding_mask, mask)
+        return reduce_weighted_values(losses, sample_weight, mask, self.reduction, self._dtype)
 
     def _mask(self, y_true):
         return None

@@ -246,8 +246,6 @@ def test_functional_model_with_recurrent_layers():
     (lambda: L.RNN(L.Dense(3)), ValueError, "should have a `state_size` attribute"),
     (lambda: L.LSTM(0), ValueError, "expected a positive integer, got 0"),
     (lambda: L.LSTM(2)(tf.zeros([2, 3])), ValueError, "expected ndim=3, found ndim=2"),  # TF 2.21
-    (lambda: L.LSTM(2)(tf.zeros([1, 2, 3]), mask=tf.ones([1, 2], dtype=tf.bool)),
-     NotImplementedError, "do not support masks"),
 ])
 def test_errors(make, error, message):
     with pytest.raises(error, match=message):

@@ -44,7 +44,7 @@ from ...module import Module
 from .. import backend, constraints, initializers, regularizers
 from ..utils.naming import to_snake_case
 from ..variables import Variable
-from . import call_context, keras_tensor
+from . import call_context, keras_tensor, masking
 from .input_spec import assert_input_compatibility, shape_tuple
 
 
@@ -357,6 +357,7 @@ class Layer(Module):
             args = (kwargs.pop("inputs"),)
         if keras_tensor.any_symbolic((args, kwargs)):
             return self._symbolic_call(args, kwargs)
+        previous_mask = masking.masks_of(args[0]) if args else None  # before any cast
         args = (nest.map_structure(self._convert_input, args[0]),) + args[1:] if args else ()
         first = args[0] if args else None
         assert_input_compatibility(self.input_spec, first, self.name)
@@ -364,14 +365,24 @@ class Layer(Module):
         if call_context.is_entry_call():
             self._clear_losses()
         training = call_context.resolve_training(self.call, kwargs)
+        if previous_mask is not None and kwargs.get("mask") is None and \
+                masking.call_takes_mask(self):
+            kwargs["mask"] = previous_mask
         call = self.call
         if context.graph_stack:  # tracing a tf.function: convert the layer's Python code
             call = converted_callable(call)
         with call_context.enter(self, training), call_context.name_scope(self.name):
             outputs = call(*args, **kwargs)
+        masking.set_output_masks(self, first, outputs, kwargs.get("mask", previous_mask),
+                                 previous_mask)
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         return outputs
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs, for a layer that `supports_masking`: by default the
+        input's mask, passed on unchanged (see engine/masking.py)."""
+        return mask
 
     def _convert_input(self, x):
         """Arrays become tensors; float inputs are cast to the layer's dtype (autocast)."""

@@ -55,6 +55,7 @@ class BaseDenseAttention(KerasNamed, Layer):
 
     def __init__(self, dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True
         self.dropout = dropout
         self.seed = seed
 
@@ -66,6 +67,10 @@ class BaseDenseAttention(KerasNamed, Layer):
         if mask is not None and (not isinstance(mask, (list, tuple)) or len(mask) not in (2, 3)):
             raise ValueError(f"{type(self).__name__} layer mask must be a list of length 2, "
                              f"namely [query_mask, value_mask]. Received: mask={mask}.")
+
+    def compute_mask(self, inputs, mask=None):
+        """The output has the query's steps, so it takes the query's mask."""
+        return None if mask is None or mask[0] is None else mask[0]
 
     def call(self, inputs, mask=None, training=None, return_attention_scores=False,
              use_causal_mask=False):

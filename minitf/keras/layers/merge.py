@@ -34,6 +34,13 @@ class Merge(Layer):
     def _merge_function(self, inputs):
         raise NotImplementedError
 
+    def compute_mask(self, inputs, mask=None):
+        """A step is real in the output when it is real in every masked input."""
+        masks = [m for m in (mask or []) if m is not None]
+        if not masks:
+            return None
+        return tf.reduce_all(tf.stack(masks, axis=0), axis=0)
+
     @staticmethod
     def _elementwise_shape(shape1, shape2):
         """The broadcast of two shapes (without batch axes), or Keras's ValueError."""
@@ -180,6 +187,21 @@ class Concatenate(Merge):
 
     def _merge_function(self, inputs):
         return tf.concat(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        """Masks concatenated like the inputs (an unmasked input counts as all real),
+        then a step is real when any of its features is (Keras 3's rule)."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                masks.append(tf.ones_like(x, dtype=tf.bool))
+            elif len(m.shape) < len(x.shape):
+                masks.append(tf.broadcast_to(tf.expand_dims(m, -1), tf.shape(x)))
+            else:
+                masks.append(m)
+        return tf.reduce_any(tf.concat(masks, axis=self.axis), axis=-1)
 
     def get_config(self):
         config = super().get_config()

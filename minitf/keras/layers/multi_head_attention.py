@@ -53,6 +53,7 @@ class MultiHeadAttention(KerasNamed, Layer):
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  seed=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.supports_masking = True  # the output takes the query's mask
         if attention_axes not in (None, 1, (1,), [1]):
             raise NotImplementedError(
                 f"attention_axes={attention_axes} is not supported by minitf: attention runs "

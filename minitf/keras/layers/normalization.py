@@ -98,7 +98,7 @@ class BatchNormalization(Layer):
 
     def call(self, inputs, training=None, mask=None):
         if training and self.trainable:  # a frozen layer always runs in inference mode
-            mean, variance = tf.nn.moments(inputs, axes=self._reduction_axes)
+            mean, variance = self._moments(inputs, mask)
             self.moving_mean.assign(self.moving_mean * self.momentum
                                     + mean * (1.0 - self.momentum))
             self.moving_variance.assign(self.moving_variance * self.momentum
@@ -109,6 +109,17 @@ class BatchNormalization(Layer):
             inputs, self._broadcast(tf.convert_to_tensor(mean)),
             self._broadcast(tf.convert_to_tensor(variance)),
             self._broadcast(self.beta), self._broadcast(self.gamma), self.epsilon)
+
+    def _moments(self, inputs, mask):
+        """Batch mean and variance; with a padding mask, over the real steps only."""
+        if mask is None:
+            return tf.nn.moments(inputs, axes=self._reduction_axes)
+        weights = tf.expand_dims(tf.cast(mask, inputs.dtype), -1)
+        total = tf.reduce_sum(weights, self._reduction_axes, keepdims=True) + 1e-7
+        mean = tf.reduce_sum(weights * inputs, self._reduction_axes, keepdims=True) / total
+        variance = tf.reduce_sum(weights * tf.square(weights * inputs - mean),
+                                 self._reduction_axes, keepdims=True) / total
+        return tf.squeeze(mean), tf.squeeze(variance)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

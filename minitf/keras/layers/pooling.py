@@ -122,14 +122,28 @@ class BaseGlobalPooling(KerasNamed, Layer):
         self.data_format = standardize_data_format(data_format)
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=self.rank + 2)
+        self.supports_masking = True  # (Keras 3: the 1-D average reads the mask)
 
     def _axes(self):
         first = 1 if self.data_format == "channels_last" else 2
         return list(range(first, first + self.rank))
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
+        if mask is not None and self.mode == "avg" and self.rank == 1:
+            return self._masked_mean(inputs, mask)
         reduce = tf.reduce_max if self.mode == "max" else tf.reduce_mean
         return reduce(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+    def _masked_mean(self, inputs, mask):
+        """GlobalAveragePooling1D of padded sequences: the mean of the real steps only."""
+        weights = tf.expand_dims(tf.cast(mask, inputs.dtype),
+                                 2 if self.data_format == "channels_last" else 1)
+        axis = self._axes()
+        return (tf.reduce_sum(inputs * weights, axis=axis, keepdims=self.keepdims)
+                / tf.reduce_sum(weights, axis=axis, keepdims=self.keepdims))
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # the steps are gone: nothing left to mask
 
     def compute_output_shape(self, input_shape):
         axes = self._axes()

@@ -64,6 +64,7 @@ class RNN(KerasNamed, Layer):
         self.stateful = stateful
         self.unroll = unroll  # accepted: the loop is unrolled whenever steps are known
         self.zero_output_for_mask = zero_output_for_mask
+        self.supports_masking = True
         self.input_spec = InputSpec(min_ndim=3)
         self.__dict__["_state_variables"] = None  # stateful=True: the carried states
 
@@ -123,10 +124,8 @@ class RNN(KerasNamed, Layer):
         return output, _as_list(new_states)
 
     def call(self, sequences, initial_state=None, mask=None, training=None):
-        if mask is not None:
-            raise NotImplementedError("minitf's RNN layers do not support masks. Pad with a "
-                                      "value the model can learn to ignore, or feed equal-"
-                                      "length sequences.")
+        if mask is not None:  # [batch, steps]: False at padding, which the loop skips
+            mask = tf.cast(mask, tf.bool)
         batch = sequences.shape[0] if sequences.shape[0] is not None else tf.shape(
             sequences)[0]
         if initial_state is not None:
@@ -138,38 +137,57 @@ class RNN(KerasNamed, Layer):
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
         if sequences.shape[1] is not None:
-            last, outputs, states = self._static_loop(sequences, states, training)
+            last, outputs, states = self._static_loop(sequences, states, training, mask)
         else:
-            last, outputs, states = self._while_loop(sequences, states, training)
+            last, outputs, states = self._while_loop(sequences, states, training, mask)
         if self.stateful:
             for v, s in zip(self._state_variables, states):
                 v.assign(s)
         output = outputs if self.return_sequences else last
         return [output] + list(states) if self.return_state else output
 
-    def _static_loop(self, sequences, states, training):
+    def _masked_step(self, x_t, mask_t, states, training):
+        """One step; where `mask_t` is False (padding) the states stay as they were and
+        the output repeats the previous one (zeros with `zero_output_for_mask`), as in
+        Keras's backend `rnn`."""
+        output, new_states = self._step(x_t, states, training)
+        if mask_t is None:
+            return output, new_states
+        real = tf.expand_dims(mask_t, -1)
+        previous = tf.zeros_like(output) if self.zero_output_for_mask else states[0]
+        return (tf.where(real, output, previous),
+                [tf.where(real, new, old) for new, old in zip(new_states, states)])
+
+    def _static_loop(self, sequences, states, training, mask=None):
         steps = tf.unstack(sequences, axis=1)
+        masks = tf.unstack(mask, axis=1) if mask is not None else [None] * len(steps)
         if self.go_backwards:
-            steps = steps[::-1]
+            steps, masks = steps[::-1], masks[::-1]
         outputs = []
-        for x_t in steps:
-            output, states = self._step(x_t, states, training)
+        for x_t, mask_t in zip(steps, masks):
+            output, states = self._masked_step(x_t, mask_t, states, training)
             outputs.append(output)
         stacked = tf.stack(outputs, axis=1) if self.return_sequences else None
         return outputs[-1], stacked, states
 
-    def _while_loop(self, sequences, states, training):
+    def _while_loop(self, sequences, states, training, mask=None):
         """Unknown number of steps (a graph with shape (batch, None, d)): tf.while_loop."""
         time_major = tf.transpose(sequences, [1, 0] + list(range(2, len(sequences.shape))))
+        masks = None if mask is None else tf.transpose(mask, [1, 0])
         if self.go_backwards:
             time_major = tf.reverse(time_major, [0])
+            masks = None if masks is None else tf.reverse(masks, [0])
         steps = tf.shape(time_major)[0]
         inputs = tf.TensorArray(sequences.dtype, size=steps).unstack(time_major)
+        if masks is not None:
+            masks = tf.TensorArray(tf.bool, size=steps).unstack(masks)
         first, _ = self._step(inputs.read(0), states, training)
         outputs = tf.TensorArray(first.dtype, size=steps)
 
         def body(t, last, outputs, *states):
-            output, new_states = self._step(inputs.read(t), list(states), training)
+            mask_t = None if masks is None else masks.read(t)
+            output, new_states = self._masked_step(inputs.read(t), mask_t, list(states),
+                                                   training)
             return (t + 1, output, outputs.write(t, output), *new_states)
 
         loop = tf.while_loop(lambda t, *_: t < steps, body,
@@ -180,6 +198,14 @@ class RNN(KerasNamed, Layer):
             stacked = tf.transpose(outputs.stack(),
                                    [1, 0] + list(range(2, len(first.shape) + 1)))
         return last, stacked, states
+
+    def compute_mask(self, inputs, mask=None):
+        """The sequence's mask goes on with the sequence of outputs; a final output or
+        a state has no steps, so no mask."""
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None] * len(self._state_sizes)
+        return output_mask
 
     def get_config(self):
         config = super().get_config()

@@ -68,9 +68,10 @@ class Bidirectional(KerasNamed, Layer):
             backward_layer = _clone(layer, name="backward_" + name,
                                     go_backwards=not layer.go_backwards)
         self.backward_layer = backward_layer
-        for half in (self.forward_layer, self.backward_layer):
-            half.zero_output_for_mask = True
+        for half in (self.forward_layer, self.backward_layer):  # as Keras 3 forces it
+            half.zero_output_for_mask = half.return_sequences
         self.merge_mode = merge_mode
+        self.supports_masking = True
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
         self.stateful = layer.stateful
@@ -83,13 +84,14 @@ class Bidirectional(KerasNamed, Layer):
             self.set_weights(self._initial_weights)
         self.built = True
 
-    def call(self, sequences, initial_state=None, training=None):
+    def call(self, sequences, initial_state=None, mask=None, training=None):
         forward_state = backward_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
             forward_state, backward_state = initial_state[:half], initial_state[half:]
-        y = self.forward_layer(sequences, initial_state=forward_state, training=training)
-        y_rev = self.backward_layer(sequences, initial_state=backward_state,
+        y = self.forward_layer(sequences, initial_state=forward_state, mask=mask,
+                               training=training)
+        y_rev = self.backward_layer(sequences, initial_state=backward_state, mask=mask,
                                     training=training)
         states = []
         if self.return_state:
@@ -114,6 +116,13 @@ class Bidirectional(KerasNamed, Layer):
         if not self.return_state and self.merge_mode is not None:
             return outputs[0]
         return outputs + list(states) * 2
+
+    def compute_mask(self, inputs, mask=None):
+        output_mask = mask if self.return_sequences else None
+        outputs = [output_mask] if self.merge_mode is not None else [output_mask] * 2
+        if not self.return_state:
+            return outputs[0] if self.merge_mode is not None else outputs
+        return outputs + [None] * (2 * len(self.forward_layer._state_sizes))
 
     def reset_states(self):
         self.forward_layer.reset_states()
@@ -148,6 +157,7 @@ class TimeDistributed(KerasNamed, Layer):
                 "Please initialize `TimeDistributed` layer with a "
                 f"`keras.layers.Layer` instance. Received: {layer}")
         super().__init__(**kwargs)
+        self.supports_masking = True  # a step's mask passes through unchanged
         self.layer = layer
 
     def _check(self, input_shape):
