@@ -38,6 +38,8 @@ def get_mask(x):
 
 def masks_of(structure):
     """The masks of a (nested) input, in its structure; None when none has one."""
+    if isinstance(structure, Tensor):  # the common case, without tf.nest
+        return getattr(structure, "_keras_mask", None)
     masks = nest.map_structure(get_mask, structure)
     return masks if any(m is not None for m in nest.flatten(masks)) else None
 
