@@ -150,3 +150,17 @@ def test_masked_loop_over_an_unknown_number_of_steps(go_backwards):
     assert "While" in str(encode.get_concrete_function().graph)
     np.testing.assert_allclose(encode(tf.constant(TOKENS, tf.int32)).numpy(),
                                rnn(embed(TOKENS)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_metrics_count_real_steps_only():
+    pred = embedded()(TOKENS)  # (3, 4, 3) scores with the padding mask attached
+    y = np.ones((3, 4), "int64")
+    hits = (np.argmax(pred.numpy(), -1) == 1)
+    metric = tf.keras.metrics.SparseCategoricalAccuracy()
+    metric.update_state(y, pred)
+    assert float(metric.result()) == pytest.approx(hits[TOKENS != 0].mean())
+    weighted = tf.keras.metrics.SparseCategoricalAccuracy()
+    weights = np.array([[1.0, 1.0, 1.0, 1.0], [0.0] * 4, [1.0, 0.0, 1.0, 0.0]])
+    weighted.update_state(y, pred, sample_weight=weights)  # weights times the mask
+    keep = (TOKENS != 0) & (weights > 0)
+    assert float(weighted.result()) == pytest.approx(hits[keep].mean())

@@ -124,7 +124,16 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        mask = getattr(y_pred, "_keras_mask", None)  # padded steps of a masked model
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        if mask is not None:  # Keras 3: the mask becomes (or multiplies) the weights
+            mask = cast(mask, self._dtype)
+            if sample_weight is None:
+                sample_weight = mask
+            else:
+                mask, sample_weight = squeeze_or_expand_to_same_rank(
+                    mask, cast(convert_to_tensor(sample_weight), self._dtype))
+                sample_weight = sample_weight * mask
         return super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):
