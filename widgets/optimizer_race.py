@@ -376,7 +376,7 @@ class OptimizerRace(ExplorerView):
         self.play = w.Play(value=self.step, min=0, max=race.steps, interval=120)
         w.jslink((self.play, "value"), (self.slider, "value"))
         self.boxes = {n: w.Checkbox(value=True, description=n, indent=False,
-                                    layout=w.Layout(width="95px")) for n in race.names}
+                                    layout=w.Layout(width="112px")) for n in race.names}
         self.selected = w.Dropdown(options=race.names, value=race.names[-1],
                                    description="state of")
         self.rate = w.FloatLogSlider(value=race.learning_rates[self.selected.value],
@@ -392,7 +392,9 @@ class OptimizerRace(ExplorerView):
             value=_condition_number(s) or 25.0, base=10, min=0, max=3, step=0.1,
             readout_format=".3g", description="condition number", continuous_update=False,
             layout=w.Layout(display=None if _condition_number(s) else "none"))
-        self.image = w.Image(format="png")
+        # natural size, never squeezed (narrower screens: scaled whole, aspect kept)
+        self.image = w.Image(format="png", layout=w.Layout(flex="0 0 auto", max_width="100%",
+                                                           height="auto"))
         self.state, self.summary = w.HTML(), w.HTML()
         self.slider.observe(self.guard(lambda c: self.set_step(c["new"])), names="value")
         for box in self.boxes.values():
@@ -410,7 +412,8 @@ class OptimizerRace(ExplorerView):
         side = w.VBox([self.selected, self.rate, self.state, self.summary])
         self.children = [w.HBox(list(self.boxes.values()), layout=w.Layout(flex_flow="wrap")),
                          w.HBox([self.play, self.slider, self.demo, self.defaults]),
-                         w.HBox([self.x0, self.y0, self.condition]), w.HBox([self.image, side]),
+                         w.HBox([self.x0, self.y0, self.condition]),
+                         w.HBox([self.image, side], layout=w.Layout(flex_flow="row wrap")),
                          self.error]
 
     # --- update paths ------------------------------------------------------------------------
