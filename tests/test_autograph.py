@@ -7,6 +7,7 @@ import ast
 import inspect
 import warnings
 
+import numpy as np
 import pytest
 
 import minitf as tf
@@ -597,3 +598,29 @@ def test_generator_functions_fall_back_with_a_warning():
 
     with pytest.warns(UserWarning, match="generators are not supported"):
         assert tf.autograph.to_graph(f)(4) == 6
+
+
+# --- assert ------------------------------------------------------------------------------------
+def test_assert_on_a_tensor_checks_every_time_the_graph_runs():
+    @tf.function
+    def root(x):
+        assert tf.reduce_all(x >= 0.0), "x must not be negative"
+        return tf.sqrt(x)
+
+    np.testing.assert_allclose(root(tf.constant([4.0, 9.0])).numpy(), [2.0, 3.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x must not be negative"):
+        root(tf.constant([-1.0, 4.0]))  # same trace: the check is a node of the graph
+    assert root.experimental_get_tracing_count() == 1
+    assert "ag__.assert_stmt(tf.reduce_all(x >= 0.0), lambda: 'x must not be negative')" \
+        in tf.autograph.to_code(root.python_function)
+
+
+def test_assert_on_python_values_stays_a_python_assert():
+    @tf.function
+    def scale(x, n):
+        assert n > 0
+        return x * n
+
+    assert float(scale(tf.constant(1.5), 2)) == 3.0
+    with pytest.raises(AssertionError, match="Assertion error"):
+        scale(tf.constant(1.5), -2)  # checked while tracing, as in TF

@@ -4,7 +4,7 @@
 control flow (`ag__.if_stmt`, `ag__.while_stmt`, `ag__.for_stmt`), the
 boolean operators (`ag__.and_`, `ag__.or_`, `ag__.not_`), conditional
 expressions (`ag__.if_exp`), the builtins that know tensors (`ag__.range_`,
-`ag__.len_`) and calls of your own functions (`ag__.converted_call`, which
+`ag__.len_`), `assert` (`ag__.assert_stmt`) and calls of your own functions (`ag__.converted_call`, which
 converts them too). Each one keeps Python's meaning for Python values and
 builds TensorFlow ops for tensors:
 
@@ -26,6 +26,25 @@ from .variables import Undefined, UndefinedReturnValue, ld, ldu, retval  # noqa:
 def no_state(*unused):
     """get_state/set_state of a statement that modifies no variable."""
     return ()
+
+
+# --- assert ----------------------------------------------------------------------------
+def assert_stmt(expression1, expression2):
+    """`assert expression1, expression2()`: Python's assert for Python values; for a
+    tensor, `tf.debugging.Assert(expression1, [message])`, which in a graph checks
+    every time the graph runs (a plain assert would test the symbolic tensor once).
+
+    >>> assert_stmt(1 < 2, lambda: "never shown")
+    """
+    if not callable(expression2):
+        raise ValueError(f"{expression2} must be a callable")
+    if is_tensor(expression1):
+        from ..ops.assert_ops import Assert
+
+        message = expression2()
+        return Assert(expression1, message if isinstance(message, list) else [message])
+    assert expression1, expression2()
+    return None
 
 
 # --- boolean operators ------------------------------------------------------------------

@@ -144,6 +144,16 @@ class ExpressionTransformer(ast.NodeTransformer):
             return ast.copy_location(ag_call("not_", node.operand), node)
         return node
 
+    def visit_Assert(self, node):
+        """`assert test, "msg"` -> `ag__.assert_stmt(test, lambda: "msg")`: on a tensor,
+        a tf.debugging.Assert that checks when the graph runs (TF's asserts converter)."""
+        self.generic_visit(node)
+        if node.msg is not None and not isinstance(node.msg, ast.Constant):
+            raise NotImplementedError("can only convert string messages for now.")
+        message = node.msg if node.msg is not None else ast.Constant("Assertion error")
+        return ast.copy_location(ast.Expr(ag_call("assert_stmt", node.test, _lambda(message))),
+                                 node)
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         call = ag_call("if_exp", node.test, _lambda(node.body), _lambda(node.orelse),
