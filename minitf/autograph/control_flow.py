@@ -259,12 +259,9 @@ def _while_loop(test, body, get_state, set_state, symbol_names, init_vars, invar
 
 
 def _assert_ran(flag, message):
-    """A graph check that fails when the graph runs, like TF's tf.debugging.Assert."""
-    from ..framework.op import apply
-    from ..ops.cond_ops import CaseAssert  # the Assert op tf.case uses for its checks
+    """A graph check that fails when the graph runs: tf.debugging.Assert."""
     tf = _tf()
-    apply(CaseAssert, [flag, tf.reshape(tf.cast(flag, tf.int32), [1])],
-          {"message": message, "summarize": 1})
+    tf.debugging.Assert(flag, [message, tf.reshape(tf.cast(flag, tf.int32), [1])], summarize=1)
 
 
 def _user_invariants(values, opts):

@@ -37,6 +37,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from . import control_flow_ops as cf
 from .array_ops import stack
+from .assert_ops import Assert
 
 
 # --- the If and Case ops -------------------------------------------------------------------
@@ -299,29 +300,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 
 # --- tf.case ------------------------------------------------------------------------------------
-def _assert_forward(condition, data, message, summarize):
-    if not condition:
-        text = np.array2string(np.asarray(data).astype(np.int8), separator=" ")
-        raise errors.InvalidArgumentError(None, "Assert", f"assertion failed: [{message}] {text}")
-    return np.zeros((0,), np.int32)
-
-
-# Internal: the checks tf.case adds (TF uses tf.debugging.Assert). Stateful, so it is never
-# pruned; it returns an empty tensor nobody needs.
-CaseAssert = Op("Assert", _assert_forward, typed=(), stateful=True, dtype=dtypes.int32,
-                shape=lambda *shapes, **attrs: TensorShape([0]))
-
-
 def _assert(condition, predicates, message):
-    """Fail with `message` unless `condition` holds (eagerly now, in a graph when it runs)."""
-    if context.graph_stack:
-        apply(CaseAssert, [condition, stack(list(predicates))],
-              {"message": message, "summarize": len(predicates)})
-    elif not bool(condition):
-        shown = ", ".join(str(bool(p)) for p in predicates)
-        raise errors.InvalidArgumentError(
-            None, "Assert", f"Expected '{condition!s}' to be true. Summarized data: "
-            f"b'{message}'\n{shown}")
+    """Fail with `message` unless `condition` holds (eagerly now, in a graph when it runs),
+    showing the predicates: TF's tf.case does this with tf.debugging.Assert."""
+    Assert(condition, [message, stack(list(predicates))], summarize=len(predicates))
 
 
 def _at_most_n_true(predicates, n, message):
