@@ -164,3 +164,20 @@ def test_metrics_count_real_steps_only():
     weighted.update_state(y, pred, sample_weight=weights)  # weights times the mask
     keep = (TOKENS != 0) & (weights > 0)
     assert float(weighted.result()) == pytest.approx(hits[keep].mean())
+
+
+def test_multi_head_attention_reads_the_masks_the_tensors_carry():
+    tf.random.set_seed(3)
+    vectors = embedded()(TOKENS)                       # (3, 4, 3), padding masked
+    mha = L.MultiHeadAttention(num_heads=2, key_dim=2)
+    out, scores = mha(vectors, vectors, return_attention_scores=True)
+    real = TOKENS != 0
+    scores = scores.numpy()                            # (batch, heads, Tq, Tv)
+    keep = np.broadcast_to(real[:, None, :, None] & real[:, None, None, :], scores.shape)
+    np.testing.assert_array_equal(scores[~keep], 0.0)  # padding neither attends nor is attended
+    np.testing.assert_array_equal(scores[1, :, 1:], 0.0)  # e.g. a padded query: all zeros
+    np.testing.assert_allclose(scores[0, :, :2, :2].sum(-1), 1.0, rtol=1e-6)
+    np.testing.assert_array_equal(out._keras_mask.numpy(), real)  # the query's mask
+    plain = tf.constant(vectors.numpy())  # the same values, no mask attached
+    same = mha(plain, plain, attention_mask=real[:, :, None] & real[:, None, :])
+    np.testing.assert_allclose(same.numpy(), out.numpy(), rtol=1e-6)

@@ -36,6 +36,7 @@ from ...framework.tf_export import tf_export
 from .. import constraints, initializers, regularizers
 from ..engine.base_layer import Layer
 from ..engine.keras_tensor import KerasTensor
+from ..engine.masking import get_mask
 from .conv_utils import KerasNamed
 from .convolutional import deserialize_config, serialize_or_none
 
@@ -127,18 +128,28 @@ class MultiHeadAttention(KerasNamed, Layer):
         bias = getattr(self, f"{name}_bias")
         return y if bias is None else y + bias
 
-    def _attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask):
-        """Combine the masks into one (batch, Tq, Tv) keep-mask (None: keep all)."""
+    def _attention_mask(self, query, value, key, query_mask, value_mask, key_mask,
+                        attention_mask):
+        """Combine the masks into one (batch, Tq, Tv) keep-mask (None: keep all).
+
+        As in Keras 3, the padding masks the tensors carry (`_keras_mask`, from an
+        `Embedding(mask_zero=True)`, say) count: a masked query step attends to
+        nothing, a masked value/key step is attended by no one."""
         mask = None if attention_mask is None else tf.cast(attention_mask, query.dtype)
         if query_mask is not None:
             warnings.warn("MultiHeadAttention ignores the `query_mask` argument, as TF 2.21 "
                           "(Keras 3) does: Keras reads the query's mask from the tensor itself "
-                          "(`_keras_mask`), which minitf tensors do not carry. Pass "
-                          "`attention_mask` of shape (batch, Tq, Tv) to mask query rows.",
-                          stacklevel=3)
+                          "(`_keras_mask`). Pass `attention_mask` of shape (batch, Tq, Tv) to "
+                          "mask query rows.", stacklevel=3)
+        query_mask = get_mask(query)
+        if query_mask is not None:
+            q = tf.expand_dims(tf.cast(query_mask, query.dtype), -1)  # (batch, Tq, 1)
+            mask = q if mask is None else mask * q
+        value_mask = get_mask(value) if value_mask is None else value_mask
+        key_mask = get_mask(key) if key_mask is None else key_mask
         for m in (value_mask, key_mask):
             if m is not None:
-                v = tf.expand_dims(tf.cast(m, query.dtype), -2)
+                v = tf.expand_dims(tf.cast(m, query.dtype), -2)  # (batch, 1, Tv)
                 mask = v if mask is None else mask * v
         return mask
 
@@ -151,7 +162,7 @@ class MultiHeadAttention(KerasNamed, Layer):
         k = self._project(key, "key", "abc,cde->abde")
         v = self._project(value, "value", "abc,cde->abde")
         scores = tf.einsum("aecd,abcd->acbe", k, q)                     # (b, heads, Tq, Tk)
-        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
+        mask = self._attention_mask(query, value, key, query_mask, value_mask, key_mask,
                                     attention_mask)
         if use_causal_mask:  # query i sees keys 0..i
             causal = tf.linalg.band_part(tf.ones(tf.shape(scores)[-2:], query.dtype), -1, 0)
