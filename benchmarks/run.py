@@ -12,11 +12,12 @@
    NumPy step (im2col convolutions, same numbers), and tf.function vs eager.
 5. the overhead of calling an already-traced function on tiny inputs.
 
-Times are the CPU time of this process (best of several batches), so other
-programs on a busy machine slow the numbers less; the CNN's three variants take
-turns batch by batch.
+Times are the CPU time of the process (best of several batches), so other
+programs on a busy machine slow the numbers less. The CNN's three variants each
+run in a process of their own, taking turns.
 """
 import os
+import subprocess
 import sys
 import time
 import timeit
@@ -37,21 +38,6 @@ def best_per_call(fn, number):
     """Seconds per call: the best of 7 batches, in CPU time of this process (on a busy
     machine, wall time also counts the time other processes held the CPU)."""
     return min(timeit.repeat(fn, number=number, repeat=7, timer=time.process_time)) / number
-
-
-def best_per_call_interleaved(fns, number, repeat=7):
-    """`best_per_call` for several functions, taking turns batch by batch (in a rotating
-    order), so a change in the machine's load affects all of them alike."""
-    best = {name: float("inf") for name in fns}
-    names = list(fns)
-    for turn in range(repeat):
-        # rotate who goes first: a step that follows another one's big frees finds
-        # memory ready to reuse, and that order effect should not pick the winner
-        for name in names[turn % len(names):] + names[:turn % len(names)]:
-            fn = fns[name]
-            best[name] = min(best[name], timeit.timeit(fn, number=number,
-                                                       timer=time.process_time))
-    return {name: seconds / number for name, seconds in best.items()}
 
 
 def eager_add_overhead():
@@ -205,7 +191,7 @@ def numpy_cnn_step(x, onehot, params, slots, t, lr=1e-3, beta1=0.9, beta2=0.999,
     return loss
 
 
-def graph_cnn_ratio():
+def _cnn_setup():
     rng = np.random.default_rng(1)
     x_np = rng.standard_normal((32, 28, 28, 1)).astype(np.float32)
     onehot_np = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 32)]
@@ -216,21 +202,47 @@ def graph_cnn_ratio():
         slots = [(tf.Variable(tf.zeros_like(p)), tf.Variable(tf.zeros_like(p))) for p in params]
         return params, slots, tf.Variable(0.0)
 
-    eager_state, graph_state = state(), state()
     np_params = [p.numpy().copy() for p in cnn_model()]
     np_slots = [(np.zeros_like(p), np.zeros_like(p)) for p in np_params]
-    np_t = [0]
-    graph_step = tf.function(lambda: cnn_step(x, onehot, *graph_state))
-    for _ in range(3):  # same numbers first
-        l_eager = float(cnn_step(x, onehot, *eager_state))
-        l_graph = float(graph_step())
-        l_np = numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t)
-        assert abs(l_eager - l_graph) < 1e-4, (l_eager, l_graph)
-        assert abs(l_eager - l_np) < 1e-4, (l_eager, l_np)
-    best = best_per_call_interleaved(
-        {"numpy": lambda: numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t),
-         "eager": lambda: cnn_step(x, onehot, *eager_state), "graph": graph_step}, 5, 9)
-    return best["numpy"] * 1e3, best["eager"] * 1e3, best["graph"] * 1e3
+    eager_state, graph_state, np_t = state(), state(), [0]
+
+    def graph_step():
+        return cnn_step(x, onehot, *graph_state)
+
+    return {"numpy": lambda: numpy_cnn_step(x_np, onehot_np, np_params, np_slots, np_t),
+            "eager": lambda: cnn_step(x, onehot, *eager_state),
+            "graph": tf.function(graph_step)}
+
+
+def cnn_same_numbers():
+    """The three CNN steps compute the same losses, step after step."""
+    steps = _cnn_setup()
+    for _ in range(3):
+        losses = [float(steps[name]()) for name in ("numpy", "eager", "graph")]
+        assert max(losses) - min(losses) < 1e-4, losses
+
+
+def cnn_step_ms(variant):
+    """One variant's CNN step, in ms (best of 9 batches of 5), in this process alone."""
+    step = _cnn_setup()[variant]
+    step()
+    step()
+    return best_per_call(step, 5) * 1e3
+
+
+def graph_cnn_ratio(rounds=3):
+    """numpy, eager and graph CNN steps in ms. Each variant runs in a process of its own
+    (a program runs one of them: in one process, the memory one variant frees is warm,
+    ready memory for the next, which flatters whichever runs second), and the variants
+    take turns for `rounds` rounds, so a change in the machine's load hits all alike."""
+    cnn_same_numbers()
+    best = {}
+    for _ in range(rounds):
+        for variant in ("numpy", "eager", "graph"):
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--cnn", variant],
+                                 capture_output=True, text=True, check=True).stdout
+            best[variant] = min(best.get(variant, float("inf")), float(out))
+    return best["numpy"], best["eager"], best["graph"]
 
 
 def call_overhead():
@@ -262,4 +274,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--cnn"]:
+        print(cnn_step_ms(sys.argv[2]))
+    else:
+        main()

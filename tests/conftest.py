@@ -34,6 +34,7 @@ def all_ops():
 def _checked(op, forward):
     def forward_with_shape_check(*arrays, **attrs):
         result = forward(*arrays, **attrs)
+        attrs.pop("out", None)  # (the executor's spare array, not an attribute of the op)
         produced = result[0] if op.saves else result
         outputs = produced if isinstance(produced, tuple) else (produced,)
         expected = op.shape(*[TensorShape(getattr(a, "shape", ())) for a in arrays], **attrs)

@@ -87,18 +87,21 @@ def test_unknown_batch_size_still_fuses():
     assert "Relu" not in names and names.count("_Conv2DFromPatches") == 3
 
 
-def test_patch_arrays_are_reused_between_runs_and_never_leak_into_results():
+def test_patch_arrays_are_refilled_between_runs_and_never_leak_into_results(monkeypatch):
+    from minitf.framework import executor
+
+    monkeypatch.setattr(executor, "SMALL", 0)  # (these test images are tiny)
     tf.config.optimizer.set_experimental_options({})
     call, fn, params = _cnn(image_is_argument=True)
     call()
     (concrete,) = fn._cache.values()
-    pools = [n.attrs["_pool"] for n in concrete._plan.graph.nodes
-             if n.op.name == "_ConvPatches"]
-    assert len(pools) == 3 and all(len(p) == 1 for p in pools)  # given back by the last reader
-    kept = [p[0] for p in pools]
+    plan = concrete._plan
+    patches = {s[3] for s in plan.steps if s[5].op.name == "_ConvPatches"}
+    assert len(patches) == 3 and patches <= set(plan.spares)  # given back after the last reader
+    kept = {i: plan.spares[i].__array_interface__["data"][0] for i in patches}
     first = [p.numpy().copy() for p in params]
     call()
-    assert all(p[0] is k for p, k in zip(pools, kept))  # the same arrays, refilled
+    assert {i: plan.spares[i].__array_interface__["data"][0] for i in patches} == kept
     assert any(not np.array_equal(a, p.numpy()) for a, p in zip(first, params))
 
 

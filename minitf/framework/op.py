@@ -48,13 +48,17 @@ class Op:
                  gradient needs, e.g. argmax positions) is kept on the tape record.
     stateful:    the op has effects or randomness (assign, print, random draws): graph
                  optimizations must neither fold, merge nor drop it.
+    accepts_out: the forward takes `out=`: an array that the same graph node returned
+                 in an earlier run and nobody holds any more (or None). The forward
+                 may write its result there (`usable_out` says when it fits) instead of
+                 asking for new memory. Only the graph executor passes it.
     """
 
     __slots__ = ("name", "forward", "grad", "dtypes", "typed", "shape", "dtype",
-                 "num_outputs", "saves", "explain", "stateful")
+                 "num_outputs", "saves", "explain", "stateful", "accepts_out")
 
     def __init__(self, name, forward, *, dtypes=None, typed=None, shape=None, dtype=None,
-                 num_outputs=1, saves=False, explain=None, stateful=False):
+                 num_outputs=1, saves=False, explain=None, stateful=False, accepts_out=False):
         self.name = name
         self.forward = forward
         self.grad = None
@@ -66,6 +70,7 @@ class Op:
         self.saves = saves
         self.explain = explain
         self.stateful = stateful
+        self.accepts_out = accepts_out
 
     def output_dtypes(self, input_dtypes, attrs, count):
         """The dtypes of the `count` outputs, from the dtype rule (see `dtype` above)."""
@@ -86,6 +91,20 @@ class Op:
 
     def __repr__(self):
         return f"<Op {self.name}>"
+
+
+def usable_out(out, shape, dtype):
+    """`out` if a result of `shape` and `dtype` can be written into it, else None.
+
+    >>> usable_out(np.zeros((2, 3), np.float32), (2, 3), np.float32) is not None
+    True
+    >>> usable_out(np.zeros((2, 3), np.float32), (3, 2), np.float32) is None
+    True
+    """
+    if out is not None and out.shape == shape and out.dtype == dtype \
+            and out.flags.c_contiguous and out.flags.writeable:
+        return out
+    return None
 
 
 def silent(forward):

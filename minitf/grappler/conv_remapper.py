@@ -20,10 +20,11 @@ Three rewrites, all part of the "remapping" option:
    dy with the filter turned around: the graph spells it as `_ConvPatches(dy)`
    and `_Conv2DFromPatches(flip_filter=True)`, the same computation.
 
-Each window matrix is a big array (kh * kw times the image). A graph runs
-again and again, so the node that last reads it gives the array back to its
-`_ConvPatches` node, which refills it on the next run instead of asking the
-system for new memory (TensorFlow's runtime reuses buffers the same way).
+Each window matrix is a big array (kh * kw times the image). Its zero
+border comes from a `Pad` node of its own, so both the padded image and the
+matrix are results that the executor hands back to their nodes run after run
+(`executor.py`): each step refills the same memory instead of asking the
+system for new pages.
 
 >>> import minitf as tf
 >>> k, c = tf.Variable(tf.ones([3, 3, 1, 2])), tf.Variable(tf.zeros([2]))
@@ -35,15 +36,17 @@ system for new memory (TensorFlow's runtime reuses buffers the same way).
 >>> graph = step.get_concrete_function(tf.TensorSpec([None, 4, 4, 1])).graph
 >>> for line in remap_convolutions(graph)[1]:
 ...     print(line)
-built the window matrix of x once for Conv2D and Conv2DBackpropFilter (_ConvPatches)
+padded x once (Pad) and built its window matrix once for Conv2D and Conv2DBackpropFilter (_ConvPatches)
 fused Conv2D(x, ReadVariableOp) -> AddV2(ReadVariableOp_1) -> Relu into _Conv2DFromPatches
 
 TensorFlow's Remapper makes `_FusedConv2D` too; sharing the window matrix is a
 minitf extra (TensorFlow's convolution kernels do not work through im2col).
 """
 from ..framework import dtypes
+from ..framework.tensor_shape import TensorShape
 from ..ops.conv_ops import CONV_ATTRS, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput
 from ..ops.conv_utils import output_spatial, spatial_pads
+from ..ops.manipulation_ops import Pad
 from .conv_kernels import (
     Conv2DBackpropFilterFromPatches,
     Conv2DFromPatches,
@@ -62,11 +65,8 @@ def remap_convolutions(graph):
     pattern_of = {id(p[-1]): p for p in fused}
     groups = _sharing_groups(graph)
     group_of = {id(n): key for key, members in groups.items() for n in members}
-    order = {id(n): i for i, n in enumerate(graph.nodes)}
-    last_reader = {key: max(members, key=lambda m: order[id(root_of.get(id(m), m))])
-                   for key, members in groups.items()}
     rewriter = Rewriter(graph)
-    patches = {}  # group key -> (the new _ConvPatches tensor, its pool of arrays)
+    patches = {}  # group key -> the new _ConvPatches tensor
     for node in graph.nodes:
         root = root_of.get(id(node))
         if root is not None and root is not node:
@@ -85,9 +85,7 @@ def remap_convolutions(graph):
             continue
         if key not in patches:
             patches[key] = _emit_patches(rewriter, pattern[0], groups[key])
-        tensor, pool = patches[key]
-        _emit_from_patches(rewriter, pattern, tensor,
-                           pool if last_reader[key] is pattern[0] else None)
+        _emit_from_patches(rewriter, pattern, patches[key])
     return rewriter.finish()
 
 
@@ -194,21 +192,21 @@ def _input_grad_pads(node):
 
 
 def _emit_input_grad(rewriter, node, pads):
-    """dx as `_ConvPatches(dy)` (pooled) and `_Conv2DFromPatches` with the flipped filter:
+    """dx as `_ConvPatches(Pad(dy))` and `_Conv2DFromPatches` with the flipped filter:
     the very computation of the kernel's `_backprop_input_by_conv`."""
     f, dy = rewriter.inputs_of(node)
     ksize = tuple(f.shape.as_list()[:2])
     attrs = {"strides": (1, 1, 1, 1), "padding": "EXPLICIT", "explicit_paddings": pads,
              "dilations": node.attrs["dilations"], "ksize": ksize}
-    rows = patch_rows(dy.shape, dict(attrs, strides=(1, 1, 1, 1)))
-    attrs["_pool"] = pool = []
+    dy, attrs = _padded(rewriter, dy, attrs, node.source)
+    rows = patch_rows(dy.shape, attrs)
     patches = rewriter.add(ConvPatches, [dy], attrs,
                            [((rows, ksize[0] * ksize[1] * f.shape[3]), dy.dtype)],
                            rewriter.fresh_name("ConvPatches"), node.source).outputs[0]
     out = node.outputs[0]
     new = rewriter.add(Conv2DFromPatches, [patches, f],
                        {"output_spatial": tuple(node.attrs["input_sizes"][1:3]), "fused_ops": (),
-                        "flip_filter": True, "_release": pool},
+                        "flip_filter": True},
                        [(out.shape, out.dtype)], node.name, node.source)
     rewriter.alias(out, new.outputs[0])
     rewriter.note(f"computed {node.name} from a window matrix of {operand(dy)} (_ConvPatches)")
@@ -244,30 +242,46 @@ def _emit_fused(rewriter, pattern):
     rewriter.note(f"fused {_chain(pattern, inputs)} into _FusedConv2D")
 
 
+def _padded(rewriter, x, attrs, source):
+    """(x with its zero border added by a `Pad` node, attrs saying "VALID"); (x, attrs)
+    unchanged when the convolution pads nothing."""
+    pads = spatial_pads(x.shape.as_list()[1:3], attrs["ksize"], attrs["strides"][1:3],
+                        attrs["dilations"][1:3], attrs["padding"], attrs["explicit_paddings"])
+    if not any(b or a for b, a in pads):
+        return x, attrs
+    paddings = ((0, 0), *[tuple(p) for p in pads], (0, 0))
+    dims = x.shape.as_list()
+    shape = TensorShape([dims[0], *[d + b + a for d, (b, a) in zip(dims[1:3], pads)], dims[3]])
+    padded = rewriter.add(Pad, [x], {"paddings": paddings}, [(shape, x.dtype)],
+                          rewriter.fresh_name("Pad"), source).outputs[0]
+    return padded, dict(attrs, padding="VALID", explicit_paddings=())
+
+
 def _emit_patches(rewriter, first, members):
     x = rewriter.get(first.inputs[0])
     conv_attrs = {k: first.attrs[k] for k in CONV_ATTRS}
     fsize = _window_key(first)[1]
     attrs = dict(conv_attrs, ksize=fsize[:2])
+    x, attrs = _padded(rewriter, x, attrs, first.source)
     rows = patch_rows(x.shape, attrs)
-    attrs["_pool"] = pool = []
     node = rewriter.add(ConvPatches, [x], attrs, [((rows, fsize[0] * fsize[1] * fsize[2]),
                                                    x.dtype)],
                         rewriter.fresh_name("ConvPatches"), first.source)
-    rewriter.note(f"built the window matrix of {operand(x)} once for "
+    padded = "padded {} once (Pad) and ".format(operand(node.inputs[0].node.inputs[0])) \
+        if node.inputs[0].node.op is Pad else ""
+    rewriter.note(f"{padded}built {'its' if padded else 'the'} window matrix"
+                  f"{'' if padded else ' of ' + operand(x)} once for "
                   f"{' and '.join(m.name for m in members)} (_ConvPatches)")
-    return node.outputs[0], pool
+    return node.outputs[0]
 
 
-def _emit_from_patches(rewriter, pattern, patches, pool):
-    """`pool` is given to the last reader of the patches, which gives the array back."""
+def _emit_from_patches(rewriter, pattern, patches):
     node, root = pattern[0], pattern[-1]
     out = root.outputs[0]
-    release = {} if pool is None else {"_release": pool}
     if node.op is Conv2DBackpropFilter:
         inputs = [patches, rewriter.get(node.inputs[1])]
         new = rewriter.add(Conv2DBackpropFilterFromPatches, inputs,
-                           {"filter_sizes": tuple(node.attrs["filter_sizes"]), **release},
+                           {"filter_sizes": tuple(node.attrs["filter_sizes"])},
                            [(out.shape, out.dtype)], node.name, node.source)
     else:
         inputs = [patches, rewriter.get(node.inputs[1])]
@@ -279,7 +293,7 @@ def _emit_from_patches(rewriter, pattern, patches, pool):
         attrs = {"output_spatial": tuple(out.shape.as_list()[1:3]),
                  "fused_ops": attrs["fused_ops"],
                  **({"leakyrelu_alpha": attrs["leakyrelu_alpha"]}
-                    if "leakyrelu_alpha" in attrs else {}), **release}
+                    if "leakyrelu_alpha" in attrs else {})}
         new = rewriter.add(Conv2DFromPatches, inputs, attrs, [(out.shape, out.dtype)],
                            root.name, root.source)
     for member in pattern:  # (intermediate results are read only by later Shape nodes)

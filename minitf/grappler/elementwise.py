@@ -17,6 +17,10 @@ temporary made inside the program) and write its result there with NumPy's
 shapes could not be proved equal while tracing, so they are compared when the
 program runs. Only ops with an in-place kernel below reuse arrays; every
 kernel gives exactly the numbers of the op's own forward (tests check this).
+The step marked `final` makes the array that becomes the node's result: it
+writes into the executor's `out` (the node's result of an earlier run, see
+`framework/executor.py`) when one is given, so a fused node that runs again
+and again allocates nothing big.
 """
 import collections
 import contextlib
@@ -76,9 +80,18 @@ IN_PLACE = {
     "ReluGrad": (lambda dy, y, out=None: np.multiply(dy, y > 0, out=out), False),
 }
 
-Step = collections.namedtuple("Step", "op args attrs reuse check", defaults=((), None, False))
+Step = collections.namedtuple("Step", "op args attrs reuse check final",
+                              defaults=((), None, False, False))
 Step.__doc__ = """One step: `op(*registers[args], **dict(attrs))`, written into register
-`reuse` if it is not None (checking shapes at run time if `check`)."""
+`reuse` if it is not None (checking shapes at run time if `check`), or into the
+node's `out` if `final` and the executor gives one."""
+
+
+def casts_bool(step, dtype):
+    """A Cast of a bool register to a number: its kernel may write into an array
+    (True -> 1, False -> 0 are exact in every numeric dtype)."""
+    return step.op == "Cast" and dtype is not None and dtype.is_bool \
+        and not dict(step.attrs)["DstT"].is_bool
 
 
 class Program(tuple):
@@ -100,12 +113,21 @@ class Program(tuple):
     __repr__ = __str__
 
 
-def run_program(*arrays, program, fused_ops=None):
-    """The forward of `_FusedElementwise`: run the steps over registers, in place where planned."""
+def run_program(*arrays, program, fused_ops=None, out=None):
+    """The forward of `_FusedElementwise`: run the steps over registers, in place where
+    planned (and into `out`, the node's result of an earlier run, when it fits)."""
     registers = list(arrays)
     with np.errstate(all="ignore") if program.quiet else contextlib.nullcontext():
         for step in program:
             values = [registers[a] for a in step.args]
+            if step.final and out is not None and out.shape == np.broadcast_shapes(
+                    *[np.shape(v) for v in values]):
+                if step.op == "Cast":  # (of a bool: `casts_bool`)
+                    np.copyto(out, values[0])
+                    registers.append(out)
+                    continue
+                registers.append(IN_PLACE[step.op][0](*values, out=out))
+                continue
             kernel = IN_PLACE.get(step.op) if not step.attrs else None
             if kernel is None:
                 registers.append(ELEMENTWISE[step.op].forward(*values, **dict(step.attrs)))
@@ -137,4 +159,4 @@ def _program_dtype(*dtypes_, program, fused_ops=None):
 
 # A minitf op (TensorFlow's graphs have no such node; XLA's "loop fusion" is the idea).
 FusedElementwise = Op("_FusedElementwise", run_program, typed=(), shape=_program_shape,
-                      dtype=_program_dtype)
+                      dtype=_program_dtype, accepts_out=True)

@@ -32,7 +32,7 @@ original graph.
 In TensorFlow, XLA fuses element-wise ops like this ("loop fusion"); Grappler
 itself has no such pass, so the option "elementwise_fusion" is a minitf extra.
 """
-from .elementwise import ELEMENTWISE, IN_PLACE, FusedElementwise, Program, Step
+from .elementwise import ELEMENTWISE, IN_PLACE, FusedElementwise, Program, Step, casts_bool
 from .rewrite import Rewriter, broadcasts_into, consumers, is_pure, output_ids
 
 
@@ -99,18 +99,31 @@ def _emit(rewriter, root, members):
         args = tuple(register[id(t)] for t in m.inputs)
         out = m.outputs[0]
         reuse, check = _plan_reuse(m, args, owned, shapes, dtypes_)
-        steps.append(Step(m.op.name, args, tuple(sorted(m.attrs.items())), reuse, check))
+        step = Step(m.op.name, args, tuple(sorted(m.attrs.items())), reuse, check)
+        steps.append(step)
         register[id(out)] = len(shapes)
-        if m.op.name in IN_PLACE and not m.attrs:
+        if m.op.name in IN_PLACE and not m.attrs or casts_bool(step, dtypes_[args[0]]):
             owned.add(len(shapes))  # a kernel's result: a new array only this program sees
         shapes.append(out.shape)
         dtypes_.append(out.dtype)
+    _mark_final(steps, len(inputs), dtypes_)
     out = root.outputs[0]
     node = rewriter.add(FusedElementwise, [rewriter.get(t) for t in inputs],
                         {"fused_ops": tuple(m.op.name for m in members),
                          "program": Program(steps, inputs=len(inputs))},
                         [(out.shape, out.dtype)], root.name, root.source)
     rewriter.alias(out, node.outputs[0])
+
+
+def _mark_final(steps, inputs, dtypes_):
+    """Mark the step whose array ends up as the result (following the chain of steps
+    that wrote into an earlier step's array), if its kernel can write into `out`."""
+    index = len(steps) - 1
+    while steps[index].reuse is not None:
+        index = steps[index].reuse - inputs
+    step = steps[index]
+    if step.op in IN_PLACE and not step.attrs or casts_bool(step, dtypes_[step.args[0]]):
+        steps[index] = step._replace(final=True)
 
 
 def _plan_reuse(node, args, owned, shapes, dtypes_):

@@ -212,6 +212,41 @@ def windows(xp, ksize, strides, dilations):
     return np.moveaxis(view[index], r + 1, -1)
 
 
+def windows_into(out, x, pads, ksize, strides, dilations):
+    """Copy the windows of `x` padded with zeros into `out` [N, *out_spatial, *ksize, C]
+    (what `np.copyto(out, windows(pad_spatial(x, pads), ...))` does, without making the
+    padded copy of x): per tap, one slice copy of the pixels it sees inside x, and
+    zeros where it sees padding.
+
+    >>> x = np.arange(1.0, 5.0).reshape(1, 4, 1)                   # [N, W, C], 1 spatial axis
+    >>> out = np.empty((1, 4, 3, 1))
+    >>> windows_into(out, x, [(1, 1)], (3,), (1,), (1,))[0, :, :, 0]  # 'SAME', width 3
+    array([[0., 1., 2.],
+           [1., 2., 3.],
+           [2., 3., 4.],
+           [3., 4., 0.]])
+    """
+    r = len(ksize)
+    for tap in np.ndindex(*ksize):
+        inside, source = [], []
+        for t, d, (before, _), size, o, s in zip(tap, dilations, pads, x.shape[1:1 + r],
+                                                 out.shape[1:1 + r], strides):
+            first = t * d - before                      # what window 0 reads: x[first]
+            lo = min(-(first // s) if first < 0 else 0, o)  # windows lo..hi-1 read inside x
+            hi = max(min(o, (size - 1 - first) // s + 1), lo)
+            start = first + lo * s
+            inside.append(slice(lo, hi))
+            source.append(slice(start, start + (hi - lo - 1) * s + 1, s) if hi > lo
+                          else slice(0, 0))
+        out[(slice(None), *inside) + tap] = x[(slice(None), *source)]
+        for axis, part in enumerate(inside):           # the rest reads padding: zeros
+            for edge in (slice(0, part.start), slice(part.stop, None)):
+                index = [slice(None)] * r
+                index[axis] = edge
+                out[(slice(None), *index) + tap] = 0
+    return out
+
+
 def add_windows(cols, padded_shape, strides, dilations):
     """The adjoint of `windows` (col2im): add every window's values back onto the image.
 

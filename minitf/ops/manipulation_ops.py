@@ -16,7 +16,7 @@ import builtins
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..framework.op import Op, apply, type_name
+from ..framework.op import Op, apply, type_name, usable_out
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
@@ -198,16 +198,23 @@ def _pad_rule(op_name):
     return rule
 
 
-def _pad_constant(x, paddings, value):
-    """A block of `value` of the padded shape, with x copied into the middle."""
-    out = np.full([d + b + a for d, (b, a) in zip(x.shape, paddings)], value, dtype=x.dtype)
+def _pad_constant(x, paddings, value, out=None):
+    """A block of `value` of the padded shape, with x copied into the middle (written
+    into `out`, an earlier result of the same graph node, when it fits)."""
+    shape = tuple(d + b + a for d, (b, a) in zip(x.shape, paddings))
+    out = usable_out(out, shape, x.dtype)
+    if out is None:
+        out = np.full(shape, value, dtype=x.dtype)
+    else:
+        out.fill(value)
     out[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, paddings))] = x
     return out
 
 
-def _pad_forward(x, paddings):
+def _pad_forward(x, paddings, out=None):
     _check_paddings("Pad", TensorShape(x.shape), paddings)
-    return _pad_constant(x, paddings, b"" if x.dtype == object else 0)  # strings pad with b""
+    # (strings pad with b"")
+    return _pad_constant(x, paddings, b"" if x.dtype == object else 0, out=out)
 
 
 def _pad_v2_forward(x, constant_values, paddings):
@@ -220,7 +227,7 @@ def _mirror_pad_forward(x, paddings, mode):
     return np.pad(x, paddings, mode=mode.lower())
 
 
-Pad = Op("Pad", _pad_forward, typed=(), shape=_pad_rule("Pad"))
+Pad = Op("Pad", _pad_forward, typed=(), shape=_pad_rule("Pad"), accepts_out=True)
 PadV2 = Op("PadV2", _pad_v2_forward, typed=(0, 1), shape=_pad_rule("PadV2"))
 MirrorPad = Op("MirrorPad", _mirror_pad_forward, typed=(), shape=_pad_rule("MirrorPad"))
 

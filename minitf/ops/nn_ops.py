@@ -20,7 +20,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.gradient_ops import zeros_like
-from ..framework.op import Op, apply
+from ..framework.op import Op, apply, usable_out
 from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
 from .math_ops import abs as abs_
@@ -35,7 +35,12 @@ Relu = Op("Relu", lambda x: np.maximum(x, x.dtype.type(0)), dtypes=dtypes.REAL, 
 
 # TF's ReluGrad: dy where relu(x) > 0, so the slope at x = 0 is 0. One fused op
 # instead of compare + select keeps the backward pass as cheap as the forward.
-ReluGrad = Op("ReluGrad", lambda dy, y: dy * (y > 0), dtypes=dtypes.REAL, shape=same_shape)
+def _relu_grad_forward(dy, y, out=None):
+    return np.multiply(dy, y > 0, out=usable_out(out, dy.shape, dy.dtype))
+
+
+ReluGrad = Op("ReluGrad", _relu_grad_forward, dtypes=dtypes.REAL, shape=same_shape,
+              accepts_out=True)
 
 
 @Relu.def_grad
