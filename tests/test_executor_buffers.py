@@ -136,9 +136,9 @@ def test_threads_calling_one_function_each_get_their_own_numbers(every_size):
 def _cases():
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 5, 5, 3)).astype(np.float32)
-    conv = dict(strides=(1, 1, 1, 1), padding="SAME", explicit_paddings=(),
-                dilations=(1, 1, 1, 1))
-    patches = ConvPatches.forward(x, ksize=(3, 3), **conv)
+    window = {"ksize": (3, 3), "strides": (1, 1), "dilations": (1, 1)}
+    xt = np.pad(x.transpose(3, 0, 1, 2), [(0, 0), (0, 0), (1, 1), (1, 1)])
+    patches = ConvPatches.forward(xt, **window)
     f = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
     dy, y = rng.standard_normal((2, 5)).astype(np.float32), rng.standard_normal((2, 5))
     relu_mask = Program([Step("Greater", (0, 1)), Step("Cast", (3,), (("DstT", tf.float32),)),
@@ -147,7 +147,7 @@ def _cases():
     return {
         Pad: ((x,), {"paddings": ((0, 0), (1, 2), (0, 1), (0, 0))}),
         ReluGrad: ((dy, y.astype(np.float32)), {}),
-        ConvPatches: ((x,), dict(conv, ksize=(3, 3))),
+        ConvPatches: ((xt,), window),
         Conv2DFromPatches: ((patches, f, np.ones(4, np.float32)),
                             {"output_spatial": (5, 5), "fused_ops": ("BiasAdd", "Relu")}),
         FusedElementwise: ((x, np.float32(0), rng.standard_normal((2, 1, 1, 3)).astype(

@@ -6,25 +6,26 @@ Three rewrites, all part of the "remapping" option:
    with `fused_ops=("BiasAdd", "Relu")`: the bias and the activation are
    applied *in place* on the convolution's result, so no temporary image is
    made for the sum or the activation (the same rule as `_FusedMatMul`).
-2. A convolution computes its output as `patches @ filters`, where `patches`
-   (im2col) copies every window of the input into one row of a big matrix.
-   Its filter gradient, `Conv2DBackpropFilter`, needs the same matrix:
-   `patches.T @ dy`. Eager mode builds it twice, once in the forward pass and
-   again in the backward pass. A graph sees both nodes at once, so it builds
-   it once (`_ConvPatches`) and hands it to both (`_Conv2DFromPatches`,
-   `_Conv2DBackpropFilterFromPatches`): the same products on the same
-   numbers, so the results are identical, with one big copy fewer per step.
-   When the input is a constant, constant folding then computes the patches
-   ahead of time.
+2. A convolution computes its output as `patches.T @ filters`, where `patches`
+   (im2col) copies what every filter tap sees of every window into one big
+   matrix. Its filter gradient, `Conv2DBackpropFilter`, needs the same
+   matrix: `patches @ dy`. Eager mode builds it twice, once in the forward
+   pass and again in the backward pass. A graph sees both nodes at once, so
+   it builds it once (`_ConvPatches`) and hands it to both
+   (`_Conv2DFromPatches`, `_Conv2DBackpropFilterFromPatches`): the same
+   products on the same numbers, so the results are identical, with one big
+   copy fewer per step. When the input is a constant, constant folding then
+   computes the patches ahead of time.
 3. `Conv2DBackpropInput` with stride 1 is, inside the kernel, a convolution of
-   dy with the filter turned around: the graph spells it as `_ConvPatches(dy)`
-   and `_Conv2DFromPatches(flip_filter=True)`, the same computation.
+   dy with the filter turned around: the graph spells it as a window matrix
+   of dy and `_Conv2DFromPatches(flip_filter=True)`, the same computation.
 
-Each window matrix is a big array (kh * kw times the image). Its zero
-border comes from a `Pad` node of its own, so both the padded image and the
-matrix are results that the executor hands back to their nodes run after run
-(`executor.py`): each step refills the same memory instead of asking the
-system for new pages.
+The window matrix is built as `Transpose` (to channels first: a view),
+`Pad` (the zero border, and the one copy of the image) and `_ConvPatches`
+(the matrix, transposed: see `conv_utils.window_matrix`). The padded image
+and the matrix are big arrays that the executor hands back to their nodes
+run after run (`framework/executor.py`): each step refills the same memory
+instead of asking the system for new pages.
 
 >>> import minitf as tf
 >>> k, c = tf.Variable(tf.ones([3, 3, 1, 2])), tf.Variable(tf.zeros([2]))
@@ -36,7 +37,7 @@ system for new pages.
 >>> graph = step.get_concrete_function(tf.TensorSpec([None, 4, 4, 1])).graph
 >>> for line in remap_convolutions(graph)[1]:
 ...     print(line)
-padded x once (Pad) and built its window matrix once for Conv2D and Conv2DBackpropFilter (_ConvPatches)
+built the window matrix of x once for Conv2D and Conv2DBackpropFilter (_ConvPatches)
 fused Conv2D(x, ReadVariableOp) -> AddV2(ReadVariableOp_1) -> Relu into _Conv2DFromPatches
 
 TensorFlow's Remapper makes `_FusedConv2D` too; sharing the window matrix is a
@@ -44,6 +45,7 @@ minitf extra (TensorFlow's convolution kernels do not work through im2col).
 """
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
+from ..ops.array_ops import Transpose
 from ..ops.conv_ops import CONV_ATTRS, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput
 from ..ops.conv_utils import output_spatial, spatial_pads
 from ..ops.manipulation_ops import Pad
@@ -52,7 +54,6 @@ from .conv_kernels import (
     Conv2DFromPatches,
     ConvPatches,
     FusedConv2D,
-    patch_rows,
 )
 from .remapper import _bias_of, bias_add_pattern
 from .rewrite import Rewriter, consumers, is_pure, operand, output_ids
@@ -192,17 +193,12 @@ def _input_grad_pads(node):
 
 
 def _emit_input_grad(rewriter, node, pads):
-    """dx as `_ConvPatches(Pad(dy))` and `_Conv2DFromPatches` with the flipped filter:
-    the very computation of the kernel's `_backprop_input_by_conv`."""
+    """dx as a window matrix of dy and `_Conv2DFromPatches` with the flipped filter: the
+    very computation of the kernel's `_backprop_input_by_conv`."""
     f, dy = rewriter.inputs_of(node)
-    ksize = tuple(f.shape.as_list()[:2])
     attrs = {"strides": (1, 1, 1, 1), "padding": "EXPLICIT", "explicit_paddings": pads,
-             "dilations": node.attrs["dilations"], "ksize": ksize}
-    dy, attrs = _padded(rewriter, dy, attrs, node.source)
-    rows = patch_rows(dy.shape, attrs)
-    patches = rewriter.add(ConvPatches, [dy], attrs,
-                           [((rows, ksize[0] * ksize[1] * f.shape[3]), dy.dtype)],
-                           rewriter.fresh_name("ConvPatches"), node.source).outputs[0]
+             "dilations": node.attrs["dilations"]}
+    patches = _window_matrix(rewriter, dy, tuple(f.shape.as_list()[:2]), attrs, node.source)
     out = node.outputs[0]
     new = rewriter.add(Conv2DFromPatches, [patches, f],
                        {"output_spatial": tuple(node.attrs["input_sizes"][1:3]), "fused_ops": (),
@@ -242,37 +238,36 @@ def _emit_fused(rewriter, pattern):
     rewriter.note(f"fused {_chain(pattern, inputs)} into _FusedConv2D")
 
 
-def _padded(rewriter, x, attrs, source):
-    """(x with its zero border added by a `Pad` node, attrs saying "VALID"); (x, attrs)
-    unchanged when the convolution pads nothing."""
-    pads = spatial_pads(x.shape.as_list()[1:3], attrs["ksize"], attrs["strides"][1:3],
-                        attrs["dilations"][1:3], attrs["padding"], attrs["explicit_paddings"])
-    if not any(b or a for b, a in pads):
-        return x, attrs
-    paddings = ((0, 0), *[tuple(p) for p in pads], (0, 0))
+def _window_matrix(rewriter, x, ksize, attrs, source):
+    """The nodes that build the window matrix of x [N, H, W, C] for a convolution with
+    `attrs`: `Transpose` to channels first (a view), `Pad` (the one copy of the image,
+    left out when nothing is padded), `_ConvPatches`."""
     dims = x.shape.as_list()
-    shape = TensorShape([dims[0], *[d + b + a for d, (b, a) in zip(dims[1:3], pads)], dims[3]])
-    padded = rewriter.add(Pad, [x], {"paddings": paddings}, [(shape, x.dtype)],
+    pads = spatial_pads(dims[1:3], ksize, attrs["strides"][1:3], attrs["dilations"][1:3],
+                        attrs["padding"], attrs["explicit_paddings"])
+    shape = TensorShape([dims[3], dims[0], *dims[1:3]])
+    xt = rewriter.add(Transpose, [x], {"perm": (3, 0, 1, 2)}, [(shape, x.dtype)],
+                      rewriter.fresh_name("Transpose"), source).outputs[0]
+    if any(b or a for b, a in pads):
+        paddings = ((0, 0), (0, 0), *[tuple(p) for p in pads])
+        shape = TensorShape([dims[3], dims[0],
+                             *[d + b + a for d, (b, a) in zip(dims[1:3], pads)]])
+        xt = rewriter.add(Pad, [xt], {"paddings": paddings}, [(shape, x.dtype)],
                           rewriter.fresh_name("Pad"), source).outputs[0]
-    return padded, dict(attrs, padding="VALID", explicit_paddings=())
+    patch_attrs = {"ksize": ksize, "strides": tuple(attrs["strides"][1:3]),
+                   "dilations": tuple(attrs["dilations"][1:3])}
+    return rewriter.add(ConvPatches, [xt], patch_attrs,
+                        [(ConvPatches.shape(xt.shape, **patch_attrs), x.dtype)],
+                        rewriter.fresh_name("ConvPatches"), source).outputs[0]
 
 
 def _emit_patches(rewriter, first, members):
     x = rewriter.get(first.inputs[0])
-    conv_attrs = {k: first.attrs[k] for k in CONV_ATTRS}
-    fsize = _window_key(first)[1]
-    attrs = dict(conv_attrs, ksize=fsize[:2])
-    x, attrs = _padded(rewriter, x, attrs, first.source)
-    rows = patch_rows(x.shape, attrs)
-    node = rewriter.add(ConvPatches, [x], attrs, [((rows, fsize[0] * fsize[1] * fsize[2]),
-                                                   x.dtype)],
-                        rewriter.fresh_name("ConvPatches"), first.source)
-    padded = "padded {} once (Pad) and ".format(operand(node.inputs[0].node.inputs[0])) \
-        if node.inputs[0].node.op is Pad else ""
-    rewriter.note(f"{padded}built {'its' if padded else 'the'} window matrix"
-                  f"{'' if padded else ' of ' + operand(x)} once for "
+    attrs = {k: first.attrs[k] for k in CONV_ATTRS}
+    patches = _window_matrix(rewriter, x, _window_key(first)[1][:2], attrs, first.source)
+    rewriter.note(f"built the window matrix of {operand(x)} once for "
                   f"{' and '.join(m.name for m in members)} (_ConvPatches)")
-    return node.outputs[0]
+    return patches
 
 
 def _emit_from_patches(rewriter, pattern, patches):

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..framework import errors
+from ..framework.op import usable_out
 from ..framework.tensor_shape import TensorShape
 from .shape_rules import dims_text
 
@@ -212,39 +213,43 @@ def windows(xp, ksize, strides, dilations):
     return np.moveaxis(view[index], r + 1, -1)
 
 
-def windows_into(out, x, pads, ksize, strides, dilations):
-    """Copy the windows of `x` padded with zeros into `out` [N, *out_spatial, *ksize, C]
-    (what `np.copyto(out, windows(pad_spatial(x, pads), ...))` does, without making the
-    padded copy of x): per tap, one slice copy of the pixels it sees inside x, and
-    zeros where it sees padding.
+def channels_first(x, pads):
+    """[N, *spatial, C] -> [C, N, *spatial] with the zero padding `pads` around the
+    spatial axes: the layout `window_matrix` reads (one transposing copy)."""
+    r = x.ndim - 2
+    padded = [size + b + a for size, (b, a) in zip(x.shape[1:1 + r], pads)]
+    xt = np.zeros([x.shape[-1], x.shape[0], *padded], x.dtype)
+    xt[(slice(None), slice(None)) + tuple(slice(b, b + size) for size, (b, _)
+                                          in zip(x.shape[1:1 + r], pads))] = np.moveaxis(x, -1, 0)
+    return xt
 
-    >>> x = np.arange(1.0, 5.0).reshape(1, 4, 1)                   # [N, W, C], 1 spatial axis
-    >>> out = np.empty((1, 4, 3, 1))
-    >>> windows_into(out, x, [(1, 1)], (3,), (1,), (1,))[0, :, :, 0]  # 'SAME', width 3
-    array([[0., 1., 2.],
-           [1., 2., 3.],
-           [2., 3., 4.],
-           [3., 4., 0.]])
+
+def window_matrix(xt, ksize, strides, dilations, out=None):
+    """im2col, transposed: the windows of a padded channels-first image as one matrix.
+
+    xt: [C, N, *spatial] -> [prod(ksize) * C, N * prod(out_spatial)]: row (tap, c)
+    holds what filter tap `tap` sees of channel c in every window, and the matrix
+    is C-contiguous. `m.T @ filters.reshape(-1, O)` is the convolution and
+    `m @ dy.reshape(-1, O)` the filter gradient: BLAS runs both faster on this
+    layout than on the untransposed matrix, with the same numbers. `out`: an array
+    to copy into (an earlier result of a graph node), if it fits.
+
+    >>> xt = np.arange(1.0, 5.0).reshape(1, 1, 4)     # C=1, N=1, width 4
+    >>> window_matrix(xt, (2,), (1,), (1,))             # 2 taps x 3 windows
+    array([[1., 2., 3.],
+           [2., 3., 4.]])
     """
     r = len(ksize)
-    for tap in np.ndindex(*ksize):
-        inside, source = [], []
-        for t, d, (before, _), size, o, s in zip(tap, dilations, pads, x.shape[1:1 + r],
-                                                 out.shape[1:1 + r], strides):
-            first = t * d - before                      # what window 0 reads: x[first]
-            lo = min(-(first // s) if first < 0 else 0, o)  # windows lo..hi-1 read inside x
-            hi = max(min(o, (size - 1 - first) // s + 1), lo)
-            start = first + lo * s
-            inside.append(slice(lo, hi))
-            source.append(slice(start, start + (hi - lo - 1) * s + 1, s) if hi > lo
-                          else slice(0, 0))
-        out[(slice(None), *inside) + tap] = x[(slice(None), *source)]
-        for axis, part in enumerate(inside):           # the rest reads padding: zeros
-            for edge in (slice(0, part.start), slice(part.stop, None)):
-                index = [slice(None)] * r
-                index[axis] = edge
-                out[(slice(None), *index) + tap] = 0
-    return out
+    spans = [(k - 1) * d + 1 for k, d in zip(ksize, dilations)]
+    view = sliding_window_view(xt, spans, axis=tuple(range(2, r + 2)))  # [C, N, *pos, *spans]
+    index = ((slice(None), slice(None)) + tuple(slice(None, None, s) for s in strides)
+             + tuple(slice(None, None, d) for d in dilations))
+    view = view[index].transpose(*range(r + 2, 2 * r + 2), *range(r + 2))  # [*K, C, N, *out]
+    shape = (int(np.prod(view.shape[:r + 1])), int(np.prod(view.shape[r + 1:])))
+    buffer = usable_out(out, shape, xt.dtype)
+    buffer = np.empty(view.shape, xt.dtype) if buffer is None else buffer.reshape(view.shape)
+    np.copyto(buffer, view)
+    return buffer.reshape(shape)
 
 
 def add_windows(cols, padded_shape, strides, dilations):
