@@ -20,6 +20,8 @@ def test_stored_outputs_do_not_depend_on_the_machine(lesson):
     nb = nbformat.read(lesson, as_version=4)
     text = "\n".join(str(cell.get("outputs", "")) for cell in nb.cells)
     found = [what for what, pattern in UNTIDY.items() if pattern.search(text)]
+    if any("execution" in cell.metadata for cell in nb.cells):
+        found.append("execution timestamps")
     assert not found, (f"{lesson.name} stores {found}: store it with "
                        f"`python -m widgets.store_lessons lessons/{lesson.name}`")
 
@@ -31,7 +33,9 @@ def test_tidy_rewrites_what_the_sanitizer_masks():
                                traceback=[f"File {root}/minitf/ops/math_ops.py:77, in add"]),
         nbformat.v4.new_output("display_data", data={"text/plain": "<Source at 0xdeadbeef99>"}),
     ])])
+    nb.cells[0].metadata["execution"] = {"iopub.execute_input": "2026-11-26T00:52:50Z"}
     out = tidy(nb, root).cells[0].outputs
+    assert "execution" not in nb.cells[0].metadata
     assert out[0]["evalue"] == 'File "<cell>"'
     assert out[0]["traceback"] == ["File minitf/ops/math_ops.py:77, in add"]
     assert out[1]["data"]["text/plain"] == "<Source at 0xADDRESS>"

@@ -8,7 +8,9 @@ notebook read on GitHub shows the stored outputs. Tracebacks and error texts
 name files by where they lie on the machine that ran the lesson (the repo's
 checkout, the kernel's temporary cell files) and reprs may carry memory
 addresses; none of that means anything to the next reader. `tidy` rewrites
-them the way `lessons/sanitize.cfg` reads them when comparing:
+them the way `lessons/sanitize.cfg` reads them when comparing (and drops the
+execution timestamps nbclient writes into each cell's metadata, which would
+make every re-run a change to review):
 
 >>> tidy_text('File "/tmp/ipykernel_81/123.py", line 4, in f', "/home/me/minitf")
 'File "<cell>", line 4, in f'
@@ -38,6 +40,7 @@ def tidy_text(text, root=str(ROOT)):
 def tidy(nb, root=str(ROOT)):
     """Tidy every stored output of a notebook in place; returns it."""
     for cell in nb.cells:
+        cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
             if "text" in output:
                 output["text"] = tidy_text(output["text"], root)
