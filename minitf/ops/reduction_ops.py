@@ -163,9 +163,11 @@ def _mean_forward(x, axis, keepdims):
     count = 1
     for a in axis:
         count *= x.shape[a]
-    total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)  # sum / count, as TF does
-    with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
-        return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)  # sum / count, as TF
+    if count == 0:
+        with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
+            return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
+    return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
 
 
 Mean = Op("Mean", _mean_forward, dtypes=dtypes.NUMERIC, shape=_reduction_rule("Mean"))
