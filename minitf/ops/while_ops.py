@@ -307,17 +307,12 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
         def cond(i, lv):
             return i < maximum and bool(user_cond(*lv))
 
-        def body(i, lv):  # (TF's eager loop fails here on a lone result; its graph
-            out = user_body(*lv)  # loop, and minitf's, take it as the one variable)
-            kind = type(lv) if type(lv) in (list, tuple) else list
-            return i + 1, out if isinstance(out, (list, tuple)) else kind((out,))
+        def body(i, lv):
+            return i + 1, user_body(*lv)
 
     structure = list(loop_vars)
-    kind = type(loop_vars) if type(loop_vars) in (list, tuple) else list
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)
-        if not isinstance(loop_vars, (list, tuple)):  # `lambda i: i + 1` for [i]: as TF,
-            loop_vars = kind((loop_vars,))            # the lone result is the one variable
         nest.assert_same_structure(structure, list(loop_vars))
     loop_vars = nest.map_structure(
         lambda v: v if cf.is_composite(v) else convert_to_tensor(v), loop_vars)

@@ -32,17 +32,6 @@ def test_while_loop_returns_the_structure_of_loop_vars(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_lone_result_is_the_one_loop_variable(mode):
-    # TF's own docstring example: `b = lambda i: tf.add(i, 1)` with loop_vars [i]
-    out = run(mode, lambda: tf.while_loop(lambda i: i < 10, lambda i: tf.add(i, 1),
-                                          [tf.constant(0)]))
-    assert isinstance(out, list) and len(out) == 1 and int(out[0]) == 10
-    out = run(mode, lambda: tf.while_loop(lambda i: i < 10, lambda i: i + 1, (tf.constant(0),),
-                                          maximum_iterations=4))
-    assert isinstance(out, tuple) and int(out[0]) == 4
-
-
-@pytest.mark.parametrize("mode", MODES)
 def test_nested_loop_vars_and_zero_iterations(mode):
     def f(x):
         return tf.while_loop(lambda s: s["i"] < 3, lambda s: [{"i": s["i"] + 1, "v": s["v"] * 2}],
