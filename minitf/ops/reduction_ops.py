@@ -163,11 +163,10 @@ def _mean_forward(x, axis, keepdims):
     count = 1
     for a in axis:
         count *= x.shape[a]
-    total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)  # sum / count, as TF
-    if count == 0:
-        with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
-            return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
-    return np.asarray(total / x.dtype.type(count), dtype=x.dtype)
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)  # (np.sum's core)
+    if count == 0:  # an empty mean is 0 / 0: nan, silently
+        return np.asarray(total * np.nan, dtype=x.dtype)
+    return np.asarray(total / x.dtype.type(count), dtype=x.dtype)  # sum / count, as TF does
 
 
 Mean = Op("Mean", _mean_forward, dtypes=dtypes.NUMERIC, shape=_reduction_rule("Mean"))
