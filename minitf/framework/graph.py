@@ -25,6 +25,7 @@ import sys
 import numpy as np
 
 from . import context, dtypes, errors
+from .arg_names import traced_dtype_error
 from .op import Op, check_dtypes, record
 from .tensor import Tensor
 from .tensor_shape import TensorShape
@@ -241,7 +242,11 @@ class Graph:
     def add_node(self, op, inputs, attrs):
         """`apply` while tracing: append a node, return its symbolic outputs."""
         inputs = [self.symbolic(t) for t in inputs]
-        check_dtypes(op, inputs)
+        try:
+            check_dtypes(op, inputs)
+        except errors.InvalidArgumentError as exc:  # TF finds it while building: TypeError
+            hint = exc.message.split("] ", 1)[1] if "] " in exc.message else ""
+            raise (traced_dtype_error(op, inputs, hint) or exc) from None
         shapes = op.shape(*[t.shape for t in inputs], **attrs) if op.shape else TensorShape(None)
         shapes = shapes if isinstance(shapes, tuple) else (shapes,)
         dtypes_ = op.output_dtypes([t.dtype for t in inputs], attrs, len(shapes))

@@ -173,7 +173,7 @@ def test_view_checkboxes_slider_and_buttons():
     assert f"<b>{count + 1}</b>" in view.count.value and "yes" in view.history.value
     dtype_button = [b for b in view.buttons if b.description.startswith("new dtype")][0]
     dtype_button.click()
-    assert "the call failed: InvalidArgumentError" in view.history.value
+    assert "the call failed: TypeError" in view.history.value
 
 
 def test_view_fallback_layout_and_static(monkeypatch):
