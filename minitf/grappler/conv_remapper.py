@@ -241,19 +241,17 @@ def _emit_fused(rewriter, pattern):
 def _window_matrix(rewriter, x, ksize, attrs, source):
     """The nodes that build the window matrix of x [N, H, W, C] for a convolution with
     `attrs`: `Transpose` to channels first (a view), `Pad` (the one copy of the image,
-    left out when nothing is padded), `_ConvPatches`."""
+    contiguous in that order, with the zero border if any), `_ConvPatches`."""
     dims = x.shape.as_list()
     pads = spatial_pads(dims[1:3], ksize, attrs["strides"][1:3], attrs["dilations"][1:3],
                         attrs["padding"], attrs["explicit_paddings"])
     shape = TensorShape([dims[3], dims[0], *dims[1:3]])
     xt = rewriter.add(Transpose, [x], {"perm": (3, 0, 1, 2)}, [(shape, x.dtype)],
                       rewriter.fresh_name("Transpose"), source).outputs[0]
-    if any(b or a for b, a in pads):
-        paddings = ((0, 0), (0, 0), *[tuple(p) for p in pads])
-        shape = TensorShape([dims[3], dims[0],
-                             *[d + b + a for d, (b, a) in zip(dims[1:3], pads)]])
-        xt = rewriter.add(Pad, [xt], {"paddings": paddings}, [(shape, x.dtype)],
-                          rewriter.fresh_name("Pad"), source).outputs[0]
+    paddings = ((0, 0), (0, 0), *[tuple(p) for p in pads])
+    shape = TensorShape([dims[3], dims[0], *[d + b + a for d, (b, a) in zip(dims[1:3], pads)]])
+    xt = rewriter.add(Pad, [xt], {"paddings": paddings}, [(shape, x.dtype)],
+                      rewriter.fresh_name("Pad"), source).outputs[0]
     patch_attrs = {"ksize": ksize, "strides": tuple(attrs["strides"][1:3]),
                    "dilations": tuple(attrs["dilations"][1:3])}
     return rewriter.add(ConvPatches, [xt], patch_attrs,
