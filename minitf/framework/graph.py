@@ -256,6 +256,19 @@ class Graph:
         return node.outputs[0] if op.num_outputs == 1 else node.outputs
 
     # --- reading ----------------------------------------------------------------------
+    def get_operations(self):
+        """The nodes in the order they were added, as TF's `Graph.get_operations()`
+        (each has `.name`, `.type`, `.inputs` and `.outputs`; minitf names nodes after
+        their op type, where TF uses lower-case scopes such as `mul`).
+
+        >>> import minitf as tf
+        >>> graph = tf.function(lambda x: x * 2.0).get_concrete_function(
+        ...     tf.TensorSpec([], tf.float32)).graph
+        >>> [(op.name, op.type) for op in graph.get_operations()]
+        [('x', 'Placeholder'), ('Const', 'Const'), ('Mul', 'Mul')]
+        """
+        return list(self.nodes)
+
     def __str__(self):
         return pretty(self)
 
