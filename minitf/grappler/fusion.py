@@ -102,7 +102,7 @@ def _emit(rewriter, root, members):
         step = Step(m.op.name, args, tuple(sorted(m.attrs.items())), reuse, check)
         steps.append(step)
         register[id(out)] = len(shapes)
-        if m.op.name in IN_PLACE and not m.attrs or casts_bool(step, dtypes_[args[0]]):
+        if _writes_into(step, dtypes_):
             owned.add(len(shapes))  # a kernel's result: a new array only this program sees
         shapes.append(out.shape)
         dtypes_.append(out.dtype)
@@ -121,9 +121,13 @@ def _mark_final(steps, inputs, dtypes_):
     index = len(steps) - 1
     while steps[index].reuse is not None:
         index = steps[index].reuse - inputs
-    step = steps[index]
-    if step.op in IN_PLACE and not step.attrs or casts_bool(step, dtypes_[step.args[0]]):
-        steps[index] = step._replace(final=True)
+    if _writes_into(steps[index], dtypes_):
+        steps[index] = steps[index]._replace(final=True)
+
+
+def _writes_into(step, dtypes_):
+    """The step's kernel can write into a given array (and makes a new one otherwise)."""
+    return step.op in IN_PLACE and not step.attrs or casts_bool(step, dtypes_[step.args[0]])
 
 
 def _plan_reuse(node, args, owned, shapes, dtypes_):
