@@ -80,6 +80,10 @@ class TensorSpec:
         return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
 
 
+# Callables told about every new trace: `observe(concrete_function)`.
+trace_observers = []
+
+
 class Function:
     """What `@tf.function` returns: a callable with a cache of traced graphs."""
 
@@ -236,7 +240,10 @@ class Function:
             outputs = nest.map_structure(
                 lambda r: _as_output(graph, r, self._python_function), result)
         graph.outputs = [t for t in nest.flatten(outputs) if isinstance(t, SymbolicTensor)]
-        return ConcreteFunction(graph, outputs, _signature(arguments))
+        concrete = ConcreteFunction(graph, outputs, _signature(arguments))
+        for observe in trace_observers:  # tf.summary.trace_on collects the traced graphs
+            observe(concrete)
+        return concrete
 
 
 class ConcreteFunction:
