@@ -122,7 +122,7 @@ class TapeTrace:
                     for i, x in enumerate(self.inputs)]
             self.target = f(*args)
         self.tape = tape
-        self._analyse(tape.recorded_operations(), self.target, self.inputs)
+        self._analyse(tape.recorded_operations(), self.target, self.inputs, tape._watched)
         grads = tape.gradient(self.target, self.inputs)
         self.gradients = [None if g is None else _numpy(g).tolist() if np.ndim(g) else
                           float(g.numpy()) for g in grads]
@@ -138,7 +138,7 @@ class TapeTrace:
         trace.watched = [i for i, s in enumerate(sources)
                          if any(w is s for w in tape._watched.values())]
         trace.stopped, trace.persistent, trace.tape = [], tape._persistent, tape
-        trace._analyse(tape.recorded_operations(), target, trace.inputs)
+        trace._analyse(tape.recorded_operations(), target, trace.inputs, tape._watched)
         grads = tape.gradient(target, trace.inputs)
         trace.gradient_arrays = [_numpy(g) for g in grads]
         trace.gradients = [None if g is None else g.tolist() if g.ndim else float(g)
@@ -158,7 +158,13 @@ class TapeTrace:
         return "a second tape.gradient call works (persistent tape)"
 
     # --- reading the engine ----------------------------------------------------------
-    def _analyse(self, records, target, sources):
+    def _analyse(self, records, target, sources, watched):
+        """Run the engine's backward pass over the records, noting every gradient call.
+
+        `watched` is the tape's own table of watched tensors, handed to `backprop` as
+        `tape.gradient` hands it: a source the tape does not watch gets no share (None),
+        even where a recorded op used it.
+        """
         self.records = records
         self.labels = self._label_tensors(records, target, sources)
         log = []
@@ -166,7 +172,7 @@ class TapeTrace:
                                r.saved) for i, r in enumerate(records)]
         target_read = tape_module._as_differentiable(target)
         self.engine_result = tape_module.backprop(observed, [target_read],
-                                                  list(sources))
+                                                  list(sources), watched=dict(watched))
         self.backward = [self._step(index, entry, upstream, result)
                          for index, entry, upstream, result in log]
 
@@ -302,7 +308,7 @@ class TapeTrace:
         grads = self.accumulated(upto) if kind in ("seed", "backward", "done") else {}
         d = Diagram("tape")
         for s in self.inputs:
-            self._tensor_node(d, s, grads, source=True)
+            self._tensor_node(d, s, grads, source=True, final=kind == "done")
         for i, r in enumerate(self.records):
             muted = i >= done_forward
             d.node(f"op{i}", r.type, fill=FILL["current"] if i == current else
@@ -318,7 +324,9 @@ class TapeTrace:
                 d.edge(f"op{i}", self.keys[id(t)])
         return d
 
-    def _tensor_node(self, d, t, grads, source=False, muted=False):
+    def _tensor_node(self, d, t, grads, source=False, muted=False, final=False):
+        """A tensor's ellipse: its name and value, and the gradient it has so far. At the
+        end a source with no gradient says `grad None`, as `tape.gradient` does."""
         label = self.label(t)
         if isinstance(t, tf.Variable):
             label += f" = {_short(_numpy(t._read()))} (Variable)"
@@ -326,6 +334,8 @@ class TapeTrace:
             label += " = " + _short(_numpy(t))
         if id(t) in grads:
             label += f"\ngrad {_short(sum(grads[id(t)]))}"
+        elif source and final:
+            label += "\ngrad None"
         d.node(self.keys[id(t)], label, shape="ellipse", dashed=muted,
                fill=FILL["input"] if source else FILL["muted"] if muted else FILL["output"])
 

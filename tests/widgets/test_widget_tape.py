@@ -81,6 +81,37 @@ def test_unwatched_sources_show_none_exactly_when_the_tape_does(watched):
     assert ("tape.watch(x)" in trace.code()) == ("x" in watched)
 
 
+def displayed_gradients(trace, frame):
+    """What the picture says each input's gradient is: the text after `grad ` in its label."""
+    shown = []
+    for k in range(len(trace.inputs)):
+        label = trace.diagram(frame).nodes[f"in{k}"]["label"]
+        shown.append(label.split("\ngrad ")[1] if "\ngrad " in label else "")
+    return shown
+
+
+@pytest.mark.parametrize("stopped", [[], ["x"], ["w"]])
+@pytest.mark.parametrize("watched", [[], ["x"], ["w"], ["x", "w"]])
+def test_pictured_gradients_are_what_tape_gradient_returned(watched, stopped):
+    # Lesson 08's function: x is used twice, once with w. With x unwatched the Mul is still
+    # recorded (w is watched), and the picture once labelled x "grad 3" beside [None, 2].
+    f = lambda x, w: x * w + tf.sin(x)  # noqa: E731
+    trace = TapeTrace(f, tf.constant(2.0), tf.Variable(3.0), watch=watched,
+                      stop_gradient=stopped)
+    last = len(trace.frames()) - 1
+    expected = ["None" if g is None else f"{g:.4g}" for g in trace.gradients]
+    assert displayed_gradients(trace, last) == expected
+    assert f"[{', '.join(expected)}]" in frame_text(trace, last)  # the widget's result line
+    for k, g in enumerate(trace.engine_result):  # the walk the stepper shows is tape.gradient's
+        assert (g is None) == (trace.gradients[k] is None)
+    for frame in range(last):  # while stepping, only a source the tape gives a gradient
+        for k, shown in enumerate(displayed_gradients(trace, frame)):  # may collect one
+            assert shown == "" or trace.gradients[k] is not None
+    named = [line.split("]")[0][5:] for line in trace.accumulation_lines()]
+    assert [n for n in "xw" if n in named] == [n for n, g in zip("xw", trace.gradients)
+                                               if g is not None]
+
+
 def test_stop_gradient_and_persistent():
     trace = TapeTrace(lambda x, w: x * w, tf.constant(2.0), tf.constant(3.0),
                       stop_gradient=["w"])
