@@ -13,6 +13,12 @@ lesson runs top to bottom with its exercises unattempted.
   Hint: tf.zeros takes the shape first.
 >>> check(..., tf.zeros([2, 3]))
 … Not attempted yet: replace the `...` with your answer and run the cell again.
+
+A lesson's exercises use `Exercise` (through its lesson-check module in
+`widgets/lesson_checks/`): the check computes the expected value itself, so
+the exercise cell shows no answer, and its hints climb a ladder, from a nudge
+after the first wrong answer to a stronger pointer after the next ones, with a
+hint of its own for each mistake the exercise is about.
 """
 import math
 
@@ -103,6 +109,125 @@ def difference(answer, expected, rtol=1e-5, atol=1e-6):
     if isinstance(expected, (int, float, np.number)):
         return _number_difference(answer, expected, rtol, atol)
     return None if answer == expected else f"The answer is {answer!r}, but it should be {expected!r}."
+
+
+# --- exercises with a hint ladder ---------------------------------------------------
+
+
+class Exercise:
+    """The check of one lesson exercise: a verdict, and hints graded by attempts.
+
+    hints: the ladder, gentlest first (a nudge, then a stronger pointer). The
+    full solution is never a hint: it lives in the lesson's solution cell.
+    Each wrong answer climbs one rung; the last rung repeats.
+    mistakes: `(test, hint)` pairs for the mistakes the exercise is about.
+    `test(answer)` returns True when the answer shows that mistake; the first
+    that does gives its hint instead of the ladder's. A test that raises does
+    not match (a check never raises).
+
+    >>> import minitf as tf
+    >>> ex = Exercise("Exercise 1", ["Which axis?", "Rows are axis 0."],
+    ...               mistakes=[(lambda a: same(a, tf.TensorShape([3, 2])),
+    ...                          "That is the transpose.")])
+    >>> ex.check((2, 3), tf.TensorShape([2, 3]))
+    ✓ Exercise 1: correct.
+    >>> ex.check([3, 2], tf.TensorShape([2, 3]))
+    ✗ Exercise 1: The shape is (3, 2), but it should be (2, 3).
+      Hint: That is the transpose.
+    >>> ex.check((4, 2), tf.TensorShape([2, 3]), show_expected=False)
+    ✗ Exercise 1: The shape is (4, 2), which is not right.
+      Hint: Rows are axis 0.
+    """
+
+    def __init__(self, label, hints, mistakes=()):
+        self.label = label
+        self.hints = list(hints)
+        self.mistakes = list(mistakes)
+        self.wrong = 0  # wrong answers so far: the rung of the ladder
+
+    def reset(self):
+        """Start the ladder again (a fresh kernel does this too)."""
+        self.wrong = 0
+
+    def check(self, answer, expected, *, rtol=1e-5, atol=1e-6, show_expected=True):
+        """Print the verdict on `answer` against `expected` (computed by the caller).
+
+        show_expected=False keeps the expected value out of the message (for
+        answers the learner is meant to work out, such as a predicted shape).
+        """
+        if _unattempted(answer):
+            print(NOT_ATTEMPTED)
+            return
+        try:
+            problem = difference(answer, expected, rtol=rtol, atol=atol)
+        except Exception as exc:  # noqa: BLE001 - a check must never crash the lesson
+            problem = f"The answer could not be compared: {type(exc).__name__}: {exc}"
+        if problem is not None and not show_expected:
+            problem = _hide_expected(problem, answer)
+        self.verdict(answer, problem)
+
+    def check_function(self, function, reference, cases, *, rtol=1e-5, atol=1e-6):
+        """Call the learner's `function` on `cases` (inputs the lesson never showed) and
+        compare with `reference`; an exception from the learner's code is a wrong answer
+        with a hint, never a traceback."""
+        if _unattempted(function):
+            print(NOT_ATTEMPTED)
+            return
+        if not callable(function):
+            self.verdict(function, f"The answer is a {type(function).__name__}, but a "
+                                   "function is expected.")
+            return
+        problem = _first_failing_case(function, reference, cases, rtol, atol)
+        if problem is NOT_ATTEMPTED:
+            print(NOT_ATTEMPTED)
+            return
+        self.verdict(function, problem)
+
+    def verdict(self, answer, problem):
+        """Print a tick when `problem` is None, else the problem and the hint that fits."""
+        if problem is None:
+            _report(None, None, self.label)
+            return
+        self.wrong += 1
+        hint = self._mistake_hint(answer)
+        if hint is None and self.hints:
+            hint = self.hints[min(self.wrong, len(self.hints)) - 1]
+        _report(problem, hint, self.label)
+
+    def _mistake_hint(self, answer):
+        for test, hint in self.mistakes:
+            try:
+                if test(answer):
+                    return hint
+            except Exception:  # noqa: BLE001 - a test that cannot tell does not match
+                continue
+        return None
+
+
+def outcome(function, *args):
+    """`function(*args)`, or the exception it raised (for mistake tests; never raises)."""
+    try:
+        return function(*args)
+    except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
+        return exc
+
+
+def same(answer, expected, rtol=1e-5, atol=1e-6):
+    """True when `answer` matches `expected` as `check` compares them (never raises)."""
+    try:
+        return difference(answer, expected, rtol=rtol, atol=atol) is None
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _hide_expected(problem, answer):
+    if ", but it should be" in problem:
+        return problem.split(", but it should be")[0] + ", which is not right."
+    if problem.startswith("The values differ"):
+        return "The values are not right."
+    if problem.startswith("Item "):
+        return problem.split(":")[0] + " is not right."
+    return problem
 
 
 # --- comparisons ------------------------------------------------------------------
@@ -202,6 +327,8 @@ def _is_shape(value):
 
 
 def _as_shape(value):
+    if isinstance(value, (str, bytes)):
+        return value  # never a shape, even when its characters are digits
     if hasattr(value, "as_list"):
         try:
             return tuple(value.as_list())

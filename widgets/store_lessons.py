@@ -38,9 +38,16 @@ def tidy_text(text, root=str(ROOT)):
 
 
 def tidy(nb, root=str(ROOT)):
-    """Tidy every stored output of a notebook in place; returns it."""
+    """Tidy every stored output of a notebook in place; returns it.
+
+    A cell tagged `solution` is stored collapsed and without outputs (they
+    would show the answer), and tagged `nbval-ignore-output` so that nbval
+    runs it without comparing.
+    """
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if "solution" in cell.metadata.get("tags", []):
+            hide_solution(cell)
         for output in cell.get("outputs", []):
             if "text" in output:
                 output["text"] = tidy_text(output["text"], root)
@@ -52,6 +59,16 @@ def tidy(nb, root=str(ROOT)):
                 if mime.startswith("text/") and isinstance(value, str):
                     output["data"][mime] = tidy_text(value, root)
     return nb
+
+
+def hide_solution(cell):
+    """Store a solution cell collapsed, without outputs, and not compared by nbval."""
+    cell.outputs = []
+    cell.execution_count = None
+    cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+    tags = cell.metadata.setdefault("tags", [])
+    if "nbval-ignore-output" not in tags:
+        tags.append("nbval-ignore-output")
 
 
 def store(path, execute=True, timeout=120):

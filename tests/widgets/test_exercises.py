@@ -156,3 +156,53 @@ def test_check_function_reports_an_exception_from_the_learners_code(capsys):
 def test_docstring_examples_run():
     result = doctest.testmod(exercises)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_exercise_ladder_climbs_and_repeats_its_last_rung(capsys):
+    ex = exercises.Exercise("Ex", ["nudge", "stronger"])
+    for _ in range(3):
+        ex.check(tf.constant(1.0), tf.constant(2.0))
+    hints = [line for line in printed(capsys).splitlines() if "Hint" in line]
+    assert hints == ["  Hint: nudge", "  Hint: stronger", "  Hint: stronger"]
+    ex.reset()
+    ex.check(tf.constant(1.0), tf.constant(2.0))
+    assert printed(capsys).endswith("  Hint: nudge\n")
+
+
+def test_exercise_mistake_hint_wins_and_a_raising_test_does_not_match(capsys):
+    def boom(answer):
+        raise RuntimeError("cannot tell")
+
+    ex = exercises.Exercise("Ex", ["nudge"], mistakes=[
+        (boom, "never"), (lambda a: exercises.same(a, 3), "off by one")])
+    ex.check(3, 2)
+    assert printed(capsys) == "✗ Ex: The answer is 3, but it should be 2.\n  Hint: off by one\n"
+    ex.check(7, 2)
+    assert printed(capsys).endswith("  Hint: nudge\n")
+
+
+def test_exercise_can_keep_the_expected_value_out_of_the_message(capsys):
+    ex = exercises.Exercise("Ex", ["nudge"])
+    ex.check((3, 2), tf.TensorShape([2, 3]), show_expected=False)
+    ex.check(tf.constant([1.0]), tf.constant([2.0]), show_expected=False)
+    out = printed(capsys)
+    assert "(2, 3)" not in out and "2." not in out.replace("(3, 2)", "")
+    assert "The shape is (3, 2), which is not right." in out
+    assert "The values are not right." in out
+
+
+def test_exercise_check_function_turns_every_failure_into_a_hint(capsys):
+    ex = exercises.Exercise("Ex", ["nudge"], mistakes=[
+        (lambda f: isinstance(exercises.outcome(f, tf.constant(1.0)), ZeroDivisionError),
+         "do not divide")])
+    ex.check_function(lambda x: 1 / 0, tf.square, [tf.constant(2.0)])
+    assert printed(capsys).endswith("your function raised ZeroDivisionError: division by "
+                                    "zero\n  Hint: do not divide\n")
+    ex.check_function(42, tf.square, [tf.constant(2.0)])
+    assert printed(capsys).startswith("✗ Ex: The answer is a int, but a function is expected.")
+    ex.check_function(tf.square, tf.square, [tf.constant(2.0)])
+    assert printed(capsys) == "✓ Ex: correct.\n"
+
+
+def test_strings_of_digits_are_not_shapes():
+    assert difference("23", tf.TensorShape([2, 3])) is not None
