@@ -17,6 +17,7 @@ from . import ops  # noqa: F401 - imports every op family, registering its names
 from .framework import function as _function  # noqa: F401 - registers tf.function, tf.config
 from . import autograph  # noqa: F401 - tf.autograph; sets tf.function's AutoGraph converter
 from . import grappler  # noqa: F401 - tf.grappler, tf.config.optimizer; sets Function.optimizer
+from .framework import config_devices as _config_devices  # noqa: F401 - tf.device, tf.config
 from . import module  # noqa: F401 - tf.Module
 from . import data  # noqa: F401 - tf.data
 from . import feature_column  # noqa: F401 - tf.feature_column

@@ -41,9 +41,12 @@ class _ThreadState(threading.local):
         self.tape_stack = []   # GradientTapes currently recording, innermost last
         self.graph_stack = []  # Graphs being traced, innermost last (empty in eager mode)
         self.scope_stack = []  # full names of the open tf.name_scopes ("outer/inner/")
+        self.device = None     # the tf.device Placement in effect (framework/device.py)
 
 
 _state = _ThreadState()
+# The Placement ops use when their thread set none; only log_device_placement sets it.
+default_device = None
 
 
 class _ThreadStack:

@@ -86,6 +86,10 @@ class SymbolicTensor(Tensor):
     def op(self):
         return self.node
 
+    @property
+    def device(self):
+        return self.node.device
+
     def numpy(self):
         raise AttributeError(
             f"'SymbolicTensor' object has no attribute 'numpy': {self.name} is a symbolic "
@@ -132,12 +136,16 @@ class SymbolicTensor(Tensor):
 class Node:
     """One step of a graph: `outputs = op(inputs, **attrs)`, traced at `source` (file:line)."""
 
-    __slots__ = ("op", "inputs", "attrs", "outputs", "name", "source")
+    # `device`: the tf.device string in effect when traced ('' for none), as TF's
+    # `op.device`; recorded, not enforced (framework/device.py)
+    __slots__ = ("op", "inputs", "attrs", "outputs", "name", "source", "device")
 
     def __init__(self, op, inputs, attrs, name, source):
         self.op, self.inputs, self.attrs = op, inputs, attrs
         self.name, self.source = name, source
         self.outputs = ()
+        placement = context._state.device
+        self.device = placement.spec if placement is not None else ""
 
     @property
     def type(self):

@@ -131,12 +131,13 @@ def apply(op, inputs, attrs=None):
     >>> apply(Exp, [tf.constant(0.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    tapes = None
-    if context.active:  # some thread is tracing or taping: look at this thread's stacks
+    tapes = device = None
+    if context.active:  # some thread is tracing, taping or placing: look at its state
         state = context._state
         if state.graph_stack:
             return state.graph_stack[-1].add_node(op, inputs, attrs or {})
         tapes = state.tape_stack
+        device = state.device or context.default_device  # framework/device.py
     check_dtypes(op, inputs)
     try:
         if attrs:
@@ -154,6 +155,8 @@ def apply(op, inputs, attrs=None):
         outputs = _wrap(result)
     else:
         outputs = tuple(_wrap(r) for r in result)
+    if device is not None:
+        device.place(op.name, outputs)
     if tapes and op.grad is not None:
         record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
     return outputs

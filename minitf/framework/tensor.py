@@ -19,6 +19,9 @@ import numpy as np
 from . import dtypes
 from .tensor_shape import TensorShape
 
+# Where an op runs unless a tf.device scope says otherwise (framework/device.py).
+DEFAULT_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
 
 class Tensor:
     """The public `tf.Tensor` class: the base of eager and symbolic tensors."""
@@ -56,12 +59,21 @@ class Tensor:
 class EagerTensor(Tensor):
     """A tensor with a concrete value, computed immediately (TF2's default)."""
 
-    __slots__ = ("_value",)
+    # `_device`: set only on results made under a non-default device (framework/device.py)
+    __slots__ = ("_value", "_device")
 
     def __init__(self, value, dtype=None):
         # `value` is a NumPy array the engine owns; it is never mutated afterwards.
         self._value = value
         self._dtype = dtype if dtype is not None else dtypes.from_numpy(value.dtype)
+
+    @property
+    def device(self):
+        """The full name of the device that made this tensor, as TF reports it."""
+        try:
+            return self._device
+        except AttributeError:
+            return DEFAULT_DEVICE
 
     @property
     def shape(self):

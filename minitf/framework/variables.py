@@ -14,6 +14,7 @@ Reading a trainable variable inside a `GradientTape` makes the tape watch it:
 import numpy as np
 
 from . import context, dtypes, errors
+from .device import current_device_name
 from .op import Op
 from .tensor import EagerTensor, Tensor, _numpy_text, convert_to_tensor, \
     register_tensor_conversion_function
@@ -74,6 +75,7 @@ class Variable:
         self._synchronization = synchronization
         self._aggregation = aggregation
         self._cached = None  # the EagerTensor of the current value, made on first read
+        self._device = current_device_name()  # the tf.device it was made under
 
     # --- reading -----------------------------------------------------------------
     def _read(self):
@@ -201,7 +203,7 @@ class Variable:
 
     @property
     def device(self):
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        return self._device
 
     @property
     def initial_value(self):

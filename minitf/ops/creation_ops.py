@@ -11,8 +11,9 @@ keep their dtype (so a float64 array stays float64).
 """
 import numpy as np
 
-from ..framework import dtypes, errors
+from ..framework import context, dtypes, errors
 from ..framework import gradient_ops
+from ..framework.device import place_new
 from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
 from ..framework.tf_export import tf_export
@@ -38,6 +39,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
         tensor = value
     else:
         tensor = EagerTensor(to_array(value, None if dtype is None else dtypes.as_dtype(dtype)))
+        if context.active:  # inside tf.device: record the device (framework/device.py)
+            place_new(tensor)
     if shape is None:
         return tensor
     shape = _shape_list(shape)
