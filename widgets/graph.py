@@ -28,6 +28,10 @@ equations), `tf.autograph.to_code`, the pass-by-pass film that
 (True, 2)
 >>> call.reason
 'new signature: x is float32[3] (traced before: float32[2])'
+>>> inspection.graph is call.concrete.graph          # the explored trace stays until shown
+False
+>>> inspection.show(call); inspection.trace_label()
+'f(x=float32[3])'
 
 `GraphExplorer(...).static()` is an SVG of the traced graph, shown beside the
 widget so a notebook read on GitHub still shows the graph.
@@ -113,24 +117,44 @@ class Optimization:
 
 
 class CallRecord:
-    """One call made from the explorer: what changed, whether the function retraced, why."""
+    """One call made from the explorer: what changed, whether the function retraced, why,
+    and the concrete function that ran (None if the call failed)."""
 
-    def __init__(self, description, signature, count, retraced, reason, result):
+    def __init__(self, description, signature, count, retraced, reason, result,
+                 concrete=None, args=()):
         self.description, self.signature, self.count = description, signature, count
         self.retraced, self.reason, self.result = retraced, reason, result
+        self.concrete, self.args = concrete, args
 
 
 def describe_argument(value):
-    """How tf.function keys an argument: tensors by dtype and shape, Python values by value."""
+    """How tf.function keys an argument: tensors by dtype and shape, Python values by value,
+    lists, tuples and dicts element by element.
+
+    >>> describe_argument([tf.constant([1.0, 2.0]), 3])
+    '[float32[2], 3]'
+    """
     if isinstance(value, (tf.Tensor, tf.TensorSpec)):
         dims = ",".join("?" if d is None else str(d) for d in value.shape.as_list()) \
             if value.shape.rank is not None else "..."
         return f"{value.dtype.name}[{dims}]"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(describe_argument(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else \
+            f"({inner}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {describe_argument(v)}" for k, v in value.items()) + "}"
     return repr(value)
 
 
 class GraphInspection:
-    """A tf.function, the arguments it was traced for, and the calls made since (no drawing)."""
+    """A tf.function, the arguments it was traced for, and the calls made since (no drawing).
+
+    The explored trace (`concrete`, `graph`, `args`) is the one for the arguments given
+    here; `call` runs the function and records what happened without changing it, so a
+    call made from code elsewhere never swaps the graph under a learner's eyes. `show`
+    switches to a call's trace (the explorer's buttons do).
+    """
 
     def __init__(self, function, *args):
         if not isinstance(function, Function):  # a plain Python function: trace it
@@ -138,11 +162,9 @@ class GraphInspection:
         self.function = function
         self.args = args
         self.names = _parameter_names(function.python_function, len(args))
-        self.traced_signatures = []
         self.history = []
         count = function.experimental_get_tracing_count()
         self.concrete = function.get_concrete_function(*args)
-        self.traced_signatures.append(self.signature(args))
         if function.experimental_get_tracing_count() == count:  # traced before we came
             self.history.append(CallRecord("already traced", self.signature(args), count,
                                            False, "a trace for these arguments existed", ""))
@@ -153,6 +175,27 @@ class GraphInspection:
 
     def signature(self, args):
         return tuple(describe_argument(a) for a in args)
+
+    @property
+    def traced_signatures(self):
+        """The signatures the function holds a trace for, read from its own cache (so
+        traces made by calls elsewhere count too), oldest first."""
+        found = []
+        for concrete in self.function._cache.values():
+            signature = self.signature(concrete.structured_input_signature[0])[:len(self.names)]
+            if signature not in found:
+                found.append(signature)
+        return found
+
+    def trace_label(self):
+        """Which trace is explored: `f(x=float32[3], power=2)` (Python values are part of it)."""
+        arguments = ", ".join(f"{n}={s}" for n, s in zip(self.names, self.signature(self.args)))
+        return f"{self.function.__name__}({arguments})"
+
+    def show(self, record):
+        """Explore the trace that `record`'s call ran (nothing changes for a failed call)."""
+        if record.concrete is not None:
+            self.concrete, self.args = record.concrete, record.args
 
     def text(self):
         """The traced graph as numbered equations (`print(concrete.graph)`)."""
@@ -180,6 +223,7 @@ class GraphInspection:
     def call(self, *args, description="call"):
         """Call the function for real; note whether the tracing count went up, and why."""
         before = self.function.experimental_get_tracing_count()
+        traced = self.traced_signatures
         try:
             result = self.function(*args)
         except Exception as exc:  # noqa: BLE001 - a failed call is part of the story
@@ -190,25 +234,33 @@ class GraphInspection:
         count = self.function.experimental_get_tracing_count()
         signature = self.signature(args)
         retraced = count > before
-        reason = self._reason(signature, retraced)
-        if retraced:
-            self.traced_signatures.append(signature)
-        self.concrete = self.function.get_concrete_function(*args)
-        self.args = args
-        record = CallRecord(description, signature, count, retraced, reason, _short(result))
+        record = CallRecord(description, signature, count, retraced,
+                            self._reason(signature, retraced, traced), _short(result),
+                            self.function.get_concrete_function(*args), args)
         self.history.append(record)
         return record
 
-    def _reason(self, signature, retraced):
+    def _reason(self, signature, retraced, traced):
+        """Why a call did or did not retrace, from the signatures traced before it."""
         if not retraced:
-            if signature in self.traced_signatures:
+            if signature in traced:
                 return "same signature as an earlier trace: the cached graph runs"
             return "fits an existing trace (its input_signature allows it): no retrace"
-        nearest = min(self.traced_signatures,
-                      key=lambda old: sum(a != b for a, b in zip(old, signature)))
-        changes = [f"{name} is {new} (traced before: {old})"
-                   for name, old, new in zip(self.names, nearest, signature) if old != new]
-        return "new signature: " + ("; ".join(changes) or "a new argument structure")
+        if signature in traced:  # the function traced again for a key it had
+            return "traced again for a signature it had traced before"
+        changes, seen = [], []
+        for k, (name, new) in enumerate(zip(self.names, signature)):
+            earlier = list(dict.fromkeys(old[k] for old in traced if k < len(old)))
+            if new in earlier:
+                seen.append(f"{name} {new}")
+            else:
+                changes.append(f"{name} is {new} (traced before: {', '.join(earlier)})")
+        if changes:
+            return "new signature: " + "; ".join(changes)
+        if seen:
+            return ("new combination: " + " and ".join(seen)
+                    + " were each traced before, but never together")
+        return "new signature: a new argument structure"
 
     def variations(self):
         """{description: arguments}: calls that keep or change the trace key."""
@@ -373,6 +425,7 @@ class GraphExplorer(ExplorerView):
             button.on_click(self.guard(lambda _, d=description: self.call_variation(d)))
             self.buttons.append(button)
         half = w.Layout(width="50%")
+        self.trace_label = w.HTML()
         tabs = w.Tab(children=[
             w.HBox([w.Box([self.graph_picture], layout=half), w.Box([self.graph_text],
                                                                     layout=half)]),
@@ -384,8 +437,11 @@ class GraphExplorer(ExplorerView):
             w.VBox([w.HBox(self.buttons), self.count, self.history])])
         for i, title in enumerate(["Graph", "AutoGraph", "Optimizations", "Retracing"]):
             tabs.set_title(i, title)
+        # Calls made from code in later cells show up when the Retracing tab is opened.
+        tabs.observe(self.guard(lambda c: self.show_history() if c["new"] == 3 else None),
+                     names="selected_index")
         self.tabs = tabs
-        self.children = [tabs, self.error]
+        self.children = [self.trace_label, tabs, self.error]
 
     # --- update paths --------------------------------------------------------------------
     def set_passes(self, enabled):
@@ -426,30 +482,33 @@ class GraphExplorer(ExplorerView):
         self.after.value = svg_html(svg, notice, title="after")
 
     def call_variation(self, description):
-        """Call the function with one of `inspection.variations()`; show the new trace."""
+        """Call the function with one of `inspection.variations()`; explore the trace it ran."""
         args = self.inspection.variations()[description]
         record = self.inspection.call(*args, description=description)
-        self.history.value = history_html(self.inspection)
-        if record.retraced:
+        if record.concrete is not None and record.concrete is not self.inspection.concrete:
+            self.inspection.show(record)
             self.refresh_graph()
         else:
-            self._show_count()
+            self.show_history()
         return record
 
-    def _show_count(self):
+    def show_history(self):
+        """The tracing count and the table of calls, read afresh."""
         count = self.inspection.function.experimental_get_tracing_count()
         self.count.value = (f"<p><code>f.experimental_get_tracing_count()</code> = <b>{count}</b>"
                             "</p>")
+        self.history.value = history_html(self.inspection)
 
     def refresh_graph(self):
         inspection = self.inspection
+        self.trace_label.value = (f"<p>the trace for <code>{escape(inspection.trace_label())}"
+                                  "</code></p>")
         svg, notice = diagram_svg(graph_diagram(inspection.graph))
         self.graph_picture.value = svg_html(svg, notice)
         self.graph_text.value = _pre(inspection.text())
         self.source.value = "<b>your function</b>" + _pre(inspection.source())
         self.converted.value = "<b>tf.autograph.to_code</b>" + _pre(inspection.converted())
-        self.history.value = history_html(inspection)
-        self._show_count()
+        self.show_history()
         self.set_passes(self.enabled)
 
     def static(self):

@@ -125,9 +125,55 @@ def test_retrace_counter_is_the_functions_own():
     assert (shape.retraced, shape.count) == (True, 2)
     assert shape.reason == "new signature: x is float32[3] (traced before: float32[2])"
     value = inspection.call(tf.constant([1.0, 2.0]), 5)
-    assert value.retraced and "n is 5 (traced before: 2)" in value.reason
+    assert value.retraced and value.reason == "new signature: n is 5 (traced before: 2)"
     assert f.experimental_get_tracing_count() == value.count == 3
-    assert inspection.graph is f.get_concrete_function(tf.constant([1.0, 2.0]), 5).graph
+    assert value.concrete.graph is f.get_concrete_function(tf.constant([1.0, 2.0]), 5).graph
+    # A call never swaps the explored trace; `show` does.
+    assert inspection.graph is f.get_concrete_function(tf.constant([1.0, 2.0]), 2).graph
+    assert inspection.trace_label() == "f(x=float32[2], n=2)"
+    inspection.show(value)
+    assert inspection.graph is value.concrete.graph
+    assert inspection.trace_label() == "f(x=float32[2], n=5)"
+
+
+def test_traced_before_names_only_values_that_were_traced():
+    # Lesson 12's order of calls: after (float32[3], 3) was traced, (float32[4], 3) once read
+    # "power is 3 (traced before: 2)" although power 3 had been traced.
+    @tf.function
+    def soft(x, power):
+        return x ** power
+
+    x3, x4 = tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 2.0, 3.0, 4.0])
+    inspection = GraphInspection(soft, x3, 2)
+    calls = [inspection.call(*args) for args in [(x4, 2), (x3, 3), (x4, 3), (x4, 3), (x3, 4)]]
+    assert [c.retraced for c in calls] == [True, True, True, False, True]
+    assert [c.reason for c in calls] == [
+        "new signature: x is float32[4] (traced before: float32[3])",
+        "new signature: power is 3 (traced before: 2)",
+        "new combination: x float32[4] and power 3 were each traced before, but never together",
+        "same signature as an earlier trace: the cached graph runs",
+        "new signature: power is 4 (traced before: 2, 3)"]
+    for record in calls:  # "traced before: v" only for values some earlier trace had
+        for name, listed in re.findall(r"(\w+) is \S+ \(traced before: ([^)]*)\)", record.reason):
+            k = inspection.names.index(name)
+            earlier = inspection.traced_signatures[:inspection.traced_signatures.index(
+                record.signature)]
+            assert listed.split(", ") == list(dict.fromkeys(s[k] for s in earlier))
+
+
+def test_traces_made_elsewhere_count():
+    @tf.function
+    def f(x, n):
+        return x * n
+
+    inspection = GraphInspection(f, tf.constant([1.0]), 1)
+    f(tf.constant([1.0]), 7)  # a call the inspection never saw
+    again = inspection.call(tf.constant([1.0]), 7)
+    assert not again.retraced and "cached graph" in again.reason
+    assert inspection.traced_signatures == [("float32[1]", "1"), ("float32[1]", "7")]
+    nested = GraphInspection(lambda xs: xs[0] + xs[1], [tf.constant(1.0), tf.constant(2.0)])
+    assert nested.traced_signatures == [("[float32[], float32[]]",)]
+    assert nested.call([tf.constant(5.0), tf.constant(6.0)]).reason.startswith("same signature")
 
 
 def test_input_signature_does_not_retrace_and_failures_are_recorded():
@@ -167,10 +213,12 @@ def test_view_checkboxes_slider_and_buttons():
     assert view.optimization.steps == [] and "No pass changed" in view.summary.value
     assert view.step_slider.disabled
     count = everything.experimental_get_tracing_count()
+    assert "everything(x=float32[2,3], w=float32[3,4], b=float32[4])" in view.trace_label.value
     shape_button = [b for b in view.buttons if b.description.startswith("new shape")][0]
     shape_button.click()
     assert everything.experimental_get_tracing_count() == count + 1
     assert f"<b>{count + 1}</b>" in view.count.value and "yes" in view.history.value
+    assert "everything(x=float32[3,3]" in view.trace_label.value  # the button's trace is shown
     dtype_button = [b for b in view.buttons if b.description.startswith("new dtype")][0]
     dtype_button.click()
     assert "the call failed: TypeError" in view.history.value
@@ -182,3 +230,18 @@ def test_view_fallback_layout_and_static(monkeypatch):
     assert escape(_render.NO_DOT_NOTICE) in view.graph_picture.value
     bundle = view._repr_mimebundle_()
     assert bundle["image/svg+xml"].startswith("<svg") and "graph <lambda>" in bundle["text/plain"]
+
+
+def test_view_keeps_its_trace_when_code_calls_and_rereads_the_count_on_the_retracing_tab():
+    @tf.function
+    def power(x, n):
+        return x ** n
+
+    view = GraphExplorer(power, tf.constant([1.0, 2.0]), 2)
+    picture, label = view.graph_picture.value, view.trace_label.value
+    view.inspection.call(tf.constant([1.0, 2.0]), 3)  # as a later lesson cell does
+    view.tabs.selected_index = 2
+    assert view.graph_picture.value == picture and view.trace_label.value == label
+    assert "n=2" in label and "<b>1</b>" in view.count.value
+    view.tabs.selected_index = 3
+    assert "<b>2</b>" in view.count.value and "n is 3 (traced before: 2)" in view.history.value
