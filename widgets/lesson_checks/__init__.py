@@ -7,8 +7,8 @@ fails), prints a verdict and a hint from the exercise's ladder, and never
 raises. tests/widgets/test_checks_lNN.py drives each check with the
 unattempted state, typical wrong answers and every accepted right answer.
 
->>> from widgets.lesson_checks import l02
->>> l02.check_ex3(...)
+>>> from widgets.lesson_checks import l01
+>>> l01.check_ex3(...)
 … Not attempted yet: replace the `...` with your answer and run the cell again.
 """
 
