@@ -221,13 +221,23 @@ def same(answer, expected, rtol=1e-5, atol=1e-6):
 
 
 def _hide_expected(problem, answer):
+    if problem.startswith("Item "):
+        return f"The answer {answer!r} is not right."
     if ", but it should be" in problem:
         return problem.split(", but it should be")[0] + ", which is not right."
     if problem.startswith("The values differ"):
         return "The values are not right."
-    if problem.startswith("Item "):
-        return problem.split(":")[0] + " is not right."
     return problem
+
+
+def as_tuple(answer):
+    """A list, NumPy array or TensorShape as a tuple (any other answer unchanged), so that
+    every form of a sequence answer is accepted."""
+    if isinstance(answer, (list, np.ndarray)):
+        return tuple(np.asarray(answer).tolist()) if isinstance(answer, np.ndarray) else tuple(answer)
+    if _is_shape(answer):
+        return _as_shape(answer)
+    return answer
 
 
 # --- comparisons ------------------------------------------------------------------
