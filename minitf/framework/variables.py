@@ -31,6 +31,9 @@ def _read_variable_grad(op, dy):
     return dy
 
 
+_creator_hook = None  # set by minitf.distribute: f(*args, **kwargs) -> a Variable or None
+
+
 class VariableSynchronization:
     AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
 
@@ -44,6 +47,15 @@ class Variable:
 
     _is_variable = True
     __array_priority__ = 100
+
+    def __new__(cls, *args, **kwargs):
+        # Inside a tf.distribute strategy's scope the strategy makes the variable
+        # (a MirroredVariable: minitf/distribute/values.py).
+        if cls is Variable and _creator_hook is not None:
+            made = _creator_hook(*args, **kwargs)
+            if made is not None:
+                return made
+        return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
