@@ -44,6 +44,10 @@ _IGNORED_ATTRIBUTES = frozenset(("_self_unconditional_checkpoint_dependencies",
 _CAMEL_TO_SNAKE = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 _VALID_IDENTIFIER = re.compile(r"^[a-zA-Z_]([a-zA-Z0-9_])*$")
 
+# tf.train's deferred restoration: while a restore waits for an attribute that does
+# not exist yet, this holds one callback that `Module.__setattr__` calls (empty otherwise).
+_on_assign = []
+
 # The names of the `tf.name_scope`s currently open live in framework/context.py
 # (per thread, next to the tape and graph stacks), so `tf.Variable` can read them.
 _scope_stack = context.scope_stack
@@ -135,6 +139,11 @@ class Module:
                 "not starting with a digit.")
         self._name = name
         self._scope_name = _current_scope() + name + "/"
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if _on_assign:  # a checkpoint restore is waiting for attributes to appear
+            _on_assign[0](self, name, value)
 
     @property
     def name(self):

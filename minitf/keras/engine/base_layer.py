@@ -130,7 +130,7 @@ class Layer(Module):
                     self._layers.append(leaf)
                 elif getattr(leaf, "_is_variable", False) is True:
                     self._track_variable(leaf)
-        object.__setattr__(self, name, value)
+        Module.__setattr__(self, name, value)
 
     def _track_variable(self, variable):
         own = self._trainable_variables if variable.trainable else self._non_trainable_variables

@@ -1,0 +1,17 @@
+"""`tf.train`: checkpoints - save and restore the variables of a graph of objects.
+
+* `checkpoint.py` - `tf.train.Checkpoint` (`save`, `write`, `restore`, `read`)
+  and the status objects `restore` returns;
+* `object_graph.py` - which objects a checkpoint reaches, and their keys;
+* `restore.py` - matching saved nodes to live objects, deferred restoration;
+* `checkpoint_file.py` - the files: `.index` (JSON) + `.data-00000-of-00001` (`.npz`);
+* `checkpoint_state.py` - the directory's `checkpoint` file, `latest_checkpoint`;
+* `checkpoint_utils.py` - `load_checkpoint`, `list_variables`, `load_variable`;
+* `checkpoint_management.py` - `CheckpointManager`.
+"""
+from . import checkpoint_management  # noqa: F401 - registers tf.train.CheckpointManager
+from .checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus  # noqa: F401
+from .checkpoint_management import CheckpointManager  # noqa: F401
+from .checkpoint_state import latest_checkpoint  # noqa: F401
+from .checkpoint_utils import (CheckpointReader, list_variables, load_checkpoint,  # noqa: F401
+                               load_variable)
