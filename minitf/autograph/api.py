@@ -44,6 +44,7 @@ import inspect
 
 from ..framework.tf_export import tf_export
 from . import conversion, errors
+from .features import Feature, converts_asserts  # noqa: F401 - Feature: tf.autograph.experimental
 
 UNSPECIFIED = object()
 
@@ -71,8 +72,9 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
         ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('n',))
     """
     function = _plain_function(entity)
+    asserts = converts_asserts(experimental_optional_features)
     try:
-        return conversion.convert_function(function)[1] + "\n"
+        return conversion.convert_function(function, asserts)[1] + "\n"
     except (errors.PyCTError, ValueError, TypeError, AttributeError, KeyError) as e:
         raise errors.ConversionError(f"converting {entity}: {type(e).__name__}: {e}") from e
 
@@ -90,8 +92,9 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=0.0>
     """
     function = _plain_function(entity)
+    asserts = converts_asserts(experimental_optional_features)
     try:
-        converted = conversion.convert_function(function)[0]
+        converted = conversion.convert_function(function, asserts)[0]
     except (errors.PyCTError, ValueError, TypeError, AttributeError, KeyError) as e:
         raise errors.ConversionError(f"converting {entity}: {type(e).__name__}: {e}") from e
     self = getattr(entity, "__self__", None)
@@ -154,13 +157,15 @@ def set_loop_options(parallel_iterations=UNSPECIFIED, swap_memory=UNSPECIFIED,
     return None
 
 
-def convert(function):
-    """`Function.converter`: the function `tf.function` traces instead of `function`.
+def convert(function, experimental_autograph_options=None):
+    """`Function.converter`: the function `tf.function` traces instead of `function`
+    (`experimental_autograph_options`: tf.function's, see `features.py`).
 
     Errors raised while it runs are re-raised with TF's "in user code:" header
     naming your file, function and line.
     """
-    converted = conversion.converted_callable(function, user_requested=True)
+    asserts = converts_asserts(experimental_autograph_options)
+    converted = conversion.converted_callable(function, user_requested=True, asserts=asserts)
     cause = conversion.fallback_cause(function)
     note = f"(AutoGraph did not convert {getattr(function, '__name__', function)}: " \
            f"{cause}.)" if cause else None

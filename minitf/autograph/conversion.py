@@ -38,7 +38,8 @@ _LIBRARIES = {"minitf", "numpy", "scipy", "tensorflow", "keras", "pandas", "matp
               "ipywidgets", "IPython", "pytest", "_pytest", "hypothesis", "builtins"}
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-_converted = weakref.WeakKeyDictionary()  # function -> (converted function or None, cause)
+# function -> {asserts: (converted function or None, cause)}
+_converted = weakref.WeakKeyDictionary()
 _warned = set()  # code objects whose fallback was already reported
 
 
@@ -88,40 +89,43 @@ def keep_as_is(obj):
 
 
 # --- converting -----------------------------------------------------------------------------
-def converted_callable(f, user_requested=False):
+def converted_callable(f, user_requested=False, asserts=False):
     """`f` converted if it is user code (cached), else `f` itself; never raises for
-    functions AutoGraph cannot convert (they run as they are, after a warning)."""
+    functions AutoGraph cannot convert (they run as they are, after a warning).
+    `asserts`: convert `assert` statements too (`Feature.ASSERT_STATEMENTS`)."""
     if isinstance(f, functools.partial):
-        return functools.partial(converted_callable(f.func, user_requested), *f.args,
+        return functools.partial(converted_callable(f.func, user_requested, asserts), *f.args,
                                  **f.keywords)
     if not should_convert(f, user_requested):
         return f
     if inspect.ismethod(f):
-        function = _convert_or_fall_back(f.__func__)
+        function = _convert_or_fall_back(f.__func__, asserts)
         return f if function is f.__func__ else types.MethodType(function, f.__self__)
     if inspect.isfunction(f):
-        return _convert_or_fall_back(f)
+        return _convert_or_fall_back(f, asserts)
     call = type(f).__call__
-    function = _convert_or_fall_back(call)
+    function = _convert_or_fall_back(call, asserts)
     return f if function is call else types.MethodType(function, f)
 
 
 def fallback_cause(fn):
     """Why `fn` runs unconverted (None if it was converted or never tried)."""
     fn = getattr(fn, "__func__", fn)
-    entry = _converted.get(fn) if inspect.isfunction(fn) else None
-    return entry[1] if entry else None
+    entries = _converted.get(fn, {}) if inspect.isfunction(fn) else {}
+    causes = [entry[1] for entry in entries.values() if entry[1]]
+    return causes[0] if causes else None
 
 
-def _convert_or_fall_back(fn):
-    entry = _converted.get(fn)
+def _convert_or_fall_back(fn, asserts=False):
+    entries = _converted.setdefault(fn, {})  # one conversion with asserts, one without
+    entry = entries.get(asserts)
     if entry is None:
         try:
-            entry = (convert_function(fn)[0], None)
+            entry = (convert_function(fn, asserts)[0], None)
         except Exception as e:  # noqa: BLE001 - any failure: run the original, as TF does
             entry = (None, _cause(e))
             _warn_once(fn, entry[1], isinstance(e, errors.PyCTError))
-        _converted[fn] = entry
+        entries[asserts] = entry
     return entry[0] or fn
 
 
@@ -145,15 +149,16 @@ def _warn_once(fn, cause, expected):
                            module=getattr(fn, "__module__", None) or "autograph")
 
 
-def convert_function(fn):
-    """(converted function, its source text) for a plain Python function `fn`."""
+def convert_function(fn, asserts=False):
+    """(converted function, its source text) for a plain Python function `fn`;
+    `asserts`: convert its `assert` statements (Feature.ASSERT_STATEMENTS)."""
     node = parse_function(fn)
     lowering.check_supported(node)
-    source_node, namer = _rewrite(node, fn)
+    source_node, namer = _rewrite(node, fn, asserts)
     return _compile(source_node, fn, namer), ast.unparse(source_node)
 
 
-def _rewrite(node, fn):
+def _rewrite(node, fn, asserts=False):
     namer = lowering.Namer(lowering.names_in(node))
     node.decorator_list = []
     node.name = "tf__" + (node.name if node.name != "<lambda>" else "lambda")
@@ -164,7 +169,7 @@ def _rewrite(node, fn):
     positional = node.args.posonlyargs + node.args.args
     super_args = ("__class__", positional[0].arg) if positional and \
         "__class__" in fn.__code__.co_freevars else None
-    transformer.ExpressionTransformer(resolver, super_args).visit(node)
+    transformer.ExpressionTransformer(resolver, super_args, asserts).visit(node)
     for function in functions:
         static_analysis.analyze(function)
         control_flow = transformer.ControlFlowTransformer(function, namer, resolver,

@@ -21,6 +21,7 @@ from .control_flow import (for_stmt, if_stmt, is_tensor, register_for_loop,  # n
                            tensor_len, verify_condition, verify_single_cond_var,
                            while_stmt, _tf, _tracing)
 from .variables import Undefined, UndefinedReturnValue, ld, ldu, retval  # noqa: F401
+from .features import Feature, converts_asserts  # noqa: F401 - Feature: for ag__.Feature
 
 
 def no_state(*unused):
@@ -116,12 +117,14 @@ def len_(s):
 
 
 # --- calls ------------------------------------------------------------------------------
-def converted_call(f, args, kwargs=None):
-    """Call `f(*args, **kwargs)`, converting `f` first if it is your own Python function.
+def converted_call(f, args, kwargs=None, optional_features=None):
+    """Call `f(*args, **kwargs)`, converting `f` first if it is your own Python function
+    (with the caller's `optional_features`, e.g. Feature.ASSERT_STATEMENTS).
 
     minitf's own functions, builtins, NumPy and the standard library run as
     they are; so does anything decorated with
     `tf.autograph.experimental.do_not_convert`.
     """
     from .conversion import converted_callable
-    return converted_callable(f)(*args, **(kwargs or {}))
+    asserts = converts_asserts(optional_features)
+    return converted_callable(f, asserts=asserts)(*args, **(kwargs or {}))

@@ -124,11 +124,14 @@ class ExpressionTransformer(ast.NodeTransformer):
 
     `super_args`: for a method, `super()` becomes `super(__class__, self)`, since the
     converted function (and the branch functions inside it) is not in a class body.
+    `asserts` (Feature.ASSERT_STATEMENTS): convert `assert`, and pass the option on
+    to the functions this one calls.
     """
 
-    def __init__(self, resolver, super_args=None):
+    def __init__(self, resolver, super_args=None, asserts=False):
         self.resolver = resolver
         self.super_args = super_args
+        self.asserts = asserts
 
     def visit_BoolOp(self, node):
         self.generic_visit(node)
@@ -145,9 +148,13 @@ class ExpressionTransformer(ast.NodeTransformer):
         return node
 
     def visit_Assert(self, node):
-        """`assert test, "msg"` -> `ag__.assert_stmt(test, lambda: "msg")`: on a tensor,
-        a tf.debugging.Assert that checks when the graph runs (TF's asserts converter)."""
+        """Only with Feature.ASSERT_STATEMENTS: `assert test, "msg"` ->
+        `ag__.assert_stmt(test, lambda: "msg")`, on a tensor a tf.debugging.Assert
+        that checks when the graph runs (TF's asserts converter). Without it the
+        `assert` stays Python's, as in TF 2.21: on a tensor it fails while tracing."""
         self.generic_visit(node)
+        if not self.asserts:
+            return node
         if node.msg is not None and not isinstance(node.msg, ast.Constant):
             raise NotImplementedError("can only convert string messages for now.")
         message = node.msg if node.msg is not None else ast.Constant("Assertion error")
@@ -178,7 +185,9 @@ class ExpressionTransformer(ast.NodeTransformer):
                                for k in node.keywords], [k.value for k in node.keywords])
         else:
             kwargs = ast.Constant(None)
-        return ast.copy_location(ag_call("converted_call", func, args, kwargs), node)
+        options = [ast.parse("ag__.Feature.ASSERT_STATEMENTS", mode="eval").body] \
+            if self.asserts else []
+        return ast.copy_location(ag_call("converted_call", func, args, kwargs, *options), node)
 
 
 # --- control flow ------------------------------------------------------------------------------

@@ -101,6 +101,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._autograph = autograph
+        self._experimental_autograph_options = experimental_autograph_options
         self._cache = {}
         self._tracing_count = 0
         self._first_trace_done = False
@@ -127,7 +128,8 @@ class Function:
         bound = self._bound.get(instance)
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name,
-                             self._input_signature, self._autograph)
+                             self._input_signature, self._autograph,
+                             experimental_autograph_options=self._experimental_autograph_options)
             self._bound[instance] = bound
         return bound
 
@@ -155,7 +157,7 @@ class Function:
 
     def _traceable(self):
         if self._autograph and Function.converter is not None:
-            return Function.converter(self._python_function)
+            return Function.converter(self._python_function, self._experimental_autograph_options)
         return self._python_function
 
     def _concrete_for(self, args, kwargs):
@@ -476,6 +478,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     """Compile `func` into a graph-running callable (decorator or plain call)."""
     def decorate(f):
         return Function(f, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing)
+                        reduce_retracing=reduce_retracing,
+                        experimental_autograph_options=experimental_autograph_options)
 
     return decorate if func is None else decorate(func)
