@@ -128,6 +128,15 @@ class Model(Trainer, Layer):
         state) to a `.keras` file; `tf.keras.models.load_model` reads it back."""
         model_saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
+               **kwargs):
+        """Write a serving SavedModel (Keras 3's `ExportArchive`): a `serve` endpoint and
+        the "serve"/"serving_default" signatures; `tf.saved_model.load` reads it back
+        (see minitf/saved_model/keras_export.py)."""
+        from ...saved_model.keras_export import export_model
+        export_model(self, filepath, format=format, verbose=verbose,
+                     input_signature=input_signature)
+
     def to_json(self, **kwargs):
         """The architecture (no weights) as JSON; `tf.keras.models.model_from_json`."""
         return model_saving.to_json(self, **kwargs)
