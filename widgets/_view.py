@@ -18,6 +18,36 @@ import ipywidgets as widgets
 
 from ._render import Picture
 
+# ipywidgets gives a slider's or dropdown's description a fixed 80 px and cuts a longer one
+# short ("learning r…"); this style lets the description take the width it needs.
+FULL_DESCRIPTION = {"description_width": "initial"}
+SHORT_DESCRIPTION = 10  # characters that surely fit in 80 px
+
+
+def cut_descriptions(view):
+    """Descriptions in `view` (and the widgets inside it) that ipywidgets would cut short:
+    longer than SHORT_DESCRIPTION characters, on a control with the fixed 80 px label.
+
+    >>> slider = widgets.FloatSlider(description="learning rate")
+    >>> cut_descriptions(widgets.VBox([slider]))
+    ['learning rate']
+    >>> slider.style.description_width = FULL_DESCRIPTION["description_width"]
+    >>> cut_descriptions(widgets.VBox([slider]))
+    []
+    """
+    found, stack = [], [view]
+    while stack:
+        w = stack.pop()
+        stack.extend(getattr(w, "children", ()))
+        if isinstance(w, (widgets.Checkbox, widgets.Button, widgets.ToggleButton)):
+            continue  # their text is not in the 80 px label
+        style = getattr(w, "style", None)
+        description = getattr(w, "description", "") or ""
+        if len(description) > SHORT_DESCRIPTION and \
+                getattr(style, "description_width", "") != "initial":
+            found.append(description)
+    return found
+
 
 class ExplorerView(widgets.VBox):
     """Base class of the widget views (subclasses define `static()` and `refresh()`)."""

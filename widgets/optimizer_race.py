@@ -34,7 +34,7 @@ import minitf as tf
 from ._race_draw import RaceFigure, loss_axis_limits  # noqa: F401 - loss_axis_limits: API
 from ._race_equations import update_equation
 from ._render import Picture
-from ._view import ExplorerView
+from ._view import FULL_DESCRIPTION, ExplorerView
 from .surfaces import get_surface, quadratic_surface
 
 K = tf.keras.optimizers
@@ -381,7 +381,8 @@ class OptimizerRace(ExplorerView):
                                    description="state of")
         self.rate = w.FloatLogSlider(value=race.learning_rates[self.selected.value],
                                      base=10, min=-5, max=1, step=0.1, readout_format=".2g",
-                                     description="learning rate", continuous_update=False)
+                                     description="learning rate", continuous_update=False,
+                                     style=FULL_DESCRIPTION)
         self.demo = w.Button(description="demo preset")
         self.defaults = w.Button(description="TF defaults")
         self.x0 = w.FloatSlider(value=race.start[0], min=s.xlim[0], max=s.xlim[1], step=0.05,
@@ -391,7 +392,7 @@ class OptimizerRace(ExplorerView):
         self.condition = w.FloatLogSlider(
             value=_condition_number(s) or 25.0, base=10, min=0, max=3, step=0.1,
             readout_format=".3g", description="condition number", continuous_update=False,
-            layout=w.Layout(display=None if _condition_number(s) else "none"))
+            style=FULL_DESCRIPTION, layout=w.Layout(display=None if _condition_number(s) else "none"))
         # natural size, never squeezed (narrower screens: scaled whole, aspect kept)
         self.image = w.Image(format="png", layout=w.Layout(flex="0 0 auto", max_width="100%",
                                                            height="auto"))

@@ -245,3 +245,8 @@ def test_view_keeps_its_trace_when_code_calls_and_rereads_the_count_on_the_retra
     assert "n=2" in label and "<b>1</b>" in view.count.value
     view.tabs.selected_index = 3
     assert "<b>2</b>" in view.count.value and "n is 3 (traced before: 2)" in view.history.value
+
+
+def test_no_description_is_cut_short():
+    from widgets._view import cut_descriptions
+    assert cut_descriptions(GraphExplorer(lambda x: x + 1.0, tf.constant([1.0]))) == []

@@ -6,6 +6,7 @@ import pytest
 
 import minitf as tf
 from widgets import optimizer_race, surfaces
+from widgets._view import cut_descriptions
 from widgets.optimizer_race import (
     OPTIMIZERS,
     OptimizerRace,
@@ -300,3 +301,11 @@ def test_moving_the_start_point_redraws_only_the_moving_parts():
     view.set_start(-1.45, 2.0)  # nearby: the losses stay inside the loss axis
     assert view.figure.full_draws == drawn
     assert list(view.figure.start_marker.get_xdata()) == [-1.45]
+
+
+def test_no_description_is_cut_short():
+    # Lesson 11 showed "learning r…": a slider's description gets 80 px unless told otherwise.
+    view = OptimizerRace("quadratic", optimizers=["SGD", "Adam"], steps=3)
+    assert cut_descriptions(view) == []
+    assert view.rate.description == "learning rate"
+    assert view.condition.style.description_width == "initial"

@@ -193,3 +193,8 @@ def test_errors_in_the_function_are_shown():
     view._f = lambda x: x * tf.constant(1)  # int32 * float32: the engine refuses
     view.persistent.value = True
     assert "InvalidArgumentError" in view.error.value
+
+
+def test_no_description_is_cut_short():
+    from widgets._view import cut_descriptions
+    assert cut_descriptions(TapeStepper(lambda x: x * x, tf.constant(2.0))) == []
