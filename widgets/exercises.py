@@ -97,6 +97,9 @@ def difference(answer, expected, rtol=1e-5, atol=1e-6):
     if _is_shape(expected):
         got = _as_shape(answer)
         want = _as_shape(expected)
+        if got is not None and not isinstance(got, tuple):
+            return (f"The answer is a {type(answer).__name__}, but a shape is expected "
+                    "(a tuple, a list or a TensorShape).")
         return None if got == want else f"The shape is {_fmt(got)}, but it should be {_fmt(want)}."
     if _is_tensor(expected):
         return _tensor_difference(answer, expected, rtol, atol)
