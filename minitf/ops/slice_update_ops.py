@@ -11,7 +11,16 @@ must have the slice's shape: TF does not broadcast here.
 <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
 array([[ 0, 10, 20],
        [ 3, 30, 40]], dtype=int32)>
+>>> tf.tensor_strided_slice_update(x, [0, 1], [2, 3], [1, 1], [7, 8])  # broadcast to [2, 2]
+<tf.Tensor: shape=(2, 3), dtype=int32, numpy=
+array([[0, 7, 8],
+       [3, 7, 8]], dtype=int32)>
+
+In TensorFlow this op is `tf.raw_ops.TensorStridedSliceUpdate` (TF 2.21 has no
+`tf.tensor_strided_slice_update`); minitf keeps the short name for lessons.
 """
+import numpy as np
+
 from ..framework import errors
 from ..framework.op import Op, apply
 from ..framework.tensor import convert_to_tensor
@@ -20,26 +29,41 @@ from .shape_rules import dims_text
 from .slicing_ops import _MASKS, StridedSlice, _int_vector, _numpy_key
 
 
-def _check_value(shape, value, spec):
-    sliced = _numpy_key(shape, spec)[1]
-    if tuple(sliced) != tuple(value):
+def broadcast_value_shape(shape, value, spec):
+    """The shape `value` broadcasts to (with the slice's shape), checked as TF checks it:
+    equal to the slice's shape once leading axes of size 1 are set aside."""
+    sliced = tuple(_numpy_key(shape, spec)[1])
+    try:
+        broadcast = np.broadcast_shapes(tuple(value), sliced)
+    except ValueError:
+        broadcast = None
+    if broadcast is None or _without_leading_ones(broadcast) != _without_leading_ones(sliced):
         raise errors.op_error(
             errors.InvalidArgumentError, "TensorStridedSliceUpdate",
-            f"sliced l-value shape {dims_text(sliced)} does not match r-value shape "
-            f"{dims_text(value)}. Automatic broadcasting not yet implemented.",
-            "Give the new value exactly the slice's shape (tf.broadcast_to can make it).")
+            f"Cannot broadcast input shape {dims_text(value)} into final shape "
+            f"{dims_text(sliced)}",
+            "The new value must broadcast to the slice's shape: trailing axes equal or 1.")
+    return broadcast
+
+
+def _without_leading_ones(dims):
+    dims = list(dims)
+    while dims and dims[0] == 1:
+        dims.pop(0)
+    return tuple(dims)
 
 
 def _update_shape(input_, value, **spec):
     if input_.is_fully_defined() and value.is_fully_defined():
-        _check_value(input_.dims, value.dims, spec)
+        broadcast_value_shape(input_.dims, value.dims, spec)
     return input_
 
 
 def _update_forward(x, value, **spec):
-    _check_value(x.shape, value.shape, spec)
+    broadcast = broadcast_value_shape(x.shape, value.shape, spec)
+    key, sliced = _numpy_key(x.shape, spec)
     out = x.copy()
-    out[_numpy_key(x.shape, spec)[0]] = value
+    out[key] = np.broadcast_to(value, broadcast).reshape(sliced)
     return out
 
 
@@ -49,12 +73,19 @@ TensorStridedSliceUpdate = Op("TensorStridedSliceUpdate", _update_forward, typed
 
 @TensorStridedSliceUpdate.def_grad
 def _update_grad(op, dy):
-    """The overwritten slice gets no gradient; the new value gets the slice of dy."""
+    """The overwritten slice gets no gradient; the new value gets the slice of dy,
+    summed over the axes it was broadcast along."""
     from ..framework.gradient_ops import zeros_like
+    from .array_ops import reshape
+    from .unbroadcast import unbroadcast
 
     value = op.inputs[1]
-    return (apply(TensorStridedSliceUpdate, [dy, zeros_like(value)], op.attrs),
-            apply(StridedSlice, [dy], op.attrs))
+    dvalue = apply(StridedSlice, [dy], op.attrs)
+    if value.shape != dvalue.shape:
+        broadcast = broadcast_value_shape(op.inputs[0].shape.as_list(),
+                                          value.shape.as_list(), op.attrs)
+        dvalue = unbroadcast(reshape(dvalue, list(broadcast)), value)
+    return apply(TensorStridedSliceUpdate, [dy, zeros_like(value)], op.attrs), dvalue
 
 
 @tf_export("tensor_strided_slice_update")

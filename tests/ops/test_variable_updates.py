@@ -36,10 +36,13 @@ def test_strided_slice_update_matches_numpy_and_differentiates(key):
                 x, value)
 
 
-def test_strided_slice_update_does_not_broadcast():
+def test_strided_slice_update_broadcasts_only_into_the_slice_shape():
+    # (more cases, gradients and real TF: tests/ops/test_slice_assign_broadcast.py)
+    np.testing.assert_array_equal(
+        tf.tensor_strided_slice_update(tf.zeros([4]), [0], [2], [1], 1.0).numpy(), [1, 1, 0, 0])
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match=r"sliced l-value shape \[2\] does not match r-value shape \[\]"):
-        tf.tensor_strided_slice_update(tf.zeros([4]), [0], [2], [1], 1.0)
+                       match=r"Cannot broadcast input shape \[3\] into final shape \[2\]"):
+        tf.tensor_strided_slice_update(tf.zeros([4]), [0], [2], [1], [1.0, 2.0, 3.0])
 
 
 # --- tensor_scatter_nd_max / min ---------------------------------------------------------------
@@ -84,8 +87,8 @@ def test_slice_assign_writes_the_slice_and_returns_the_variable():
         expected[key] = value
         assert result is v
         np.testing.assert_array_equal(v.numpy(), expected)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Automatic broadcasting"):
-        v[0].assign(5.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot broadcast"):
+        v[0].assign([5.0, 6.0])
     with pytest.raises(AttributeError, match="no attribute 'assign'"):
         tf.constant([1.0, 2.0])[0].assign(3.0)  # only a variable's slice remembers its origin
 
