@@ -22,6 +22,7 @@ from . import module  # noqa: F401 - tf.Module
 from . import data  # noqa: F401 - tf.data
 from . import feature_column  # noqa: F401 - tf.feature_column
 from . import keras  # noqa: F401 - tf.keras
+from . import summary  # noqa: F401 - tf.summary (TensorBoard itself loads lazily)
 from . import saved_model  # noqa: F401 - tf.saved_model
 from . import train  # noqa: F401 - tf.train (checkpoints)
 from . import distribute  # noqa: F401 - tf.distribute
