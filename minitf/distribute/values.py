@@ -59,23 +59,24 @@ class MirroredVariable(DistributedValues, Variable):
         pass  # built by `_mirrored`: Variable.__new__ hands it back fully made
 
     @classmethod
-    def _build(cls, strategy, args, kwargs):
-        self = object.__new__(cls)
+    def _build(cls, strategy, variable_class, args, kwargs):
+        self = object.__new__(_mirrored_class(variable_class))
         self._strategy = strategy
         devices = strategy.extended.worker_devices
         with device.device(devices[0]):
-            primary = Variable(*args, **kwargs)
+            primary = variable_class(*args, **kwargs)
+        base = primary._name[:-2] if primary._name.endswith(":0") else primary._name
         copies = [primary]
         for i, name in enumerate(devices[1:], start=1):
             with device.device(name):
                 copies.append(Variable(primary.value(), trainable=primary.trainable,
-                                       name=f"{primary.name[:-2]}/replica_{i}",
+                                       name=f"{base}/replica_{i}",
                                        synchronization=primary.synchronization,
                                        aggregation=primary.aggregation))
         DistributedValues.__init__(self, copies)
-        for field in ("_dtype", "_shape", "_trainable", "_name", "_constraint",
-                      "_synchronization", "_aggregation", "_device"):
-            setattr(self, field, getattr(primary, field))
+        for field, value in vars(primary).items():  # name, dtype, shape, Keras's path...
+            if field not in ("_value", "_cached"):
+                setattr(self, field, value)
         return self
 
     def _copy(self):
@@ -141,21 +142,35 @@ class MirroredVariable(DistributedValues, Variable):
     __str__ = __repr__
 
 
-def _mirrored(*args, **kwargs):
+_classes = {}
+
+
+def _mirrored_class(variable_class):
+    """MirroredVariable, or a MirroredVariable that is also a `variable_class` (a
+    tf.keras.Variable keeps its `path` and Keras name)."""
+    if variable_class is Variable:
+        return MirroredVariable
+    if variable_class not in _classes:
+        _classes[variable_class] = type("MirroredVariable", (MirroredVariable, variable_class),
+                                        {"__doc__": MirroredVariable.__doc__})
+    return _classes[variable_class]
+
+
+def _mirrored(variable_class, args, kwargs):
     """`Variable.__new__`'s hook: a MirroredVariable inside a mirrored strategy's scope."""
     from .mirrored_strategy import MirroredStrategy
     state = distribute_lib._state
-    if state.replica is not None or getattr(state, "creating", False):
+    if state.replica is not None or getattr(state, "creating", False) or \
+            issubclass(variable_class, MirroredVariable):
         return None
     strategy = distribute_lib.get_strategy()
     if not isinstance(strategy, MirroredStrategy):
         return None
     state.creating = True
     try:
-        return MirroredVariable._build(strategy, args, kwargs)
+        return MirroredVariable._build(strategy, variable_class, args, kwargs)
     finally:
         state.creating = False
 
 
 variables._creator_hook = _mirrored
-

@@ -31,7 +31,7 @@ def _read_variable_grad(op, dy):
     return dy
 
 
-_creator_hook = None  # set by minitf.distribute: f(*args, **kwargs) -> a Variable or None
+_creator_hook = None  # set by minitf.distribute: f(cls, args, kwargs) -> a Variable or None
 
 
 class VariableSynchronization:
@@ -51,8 +51,8 @@ class Variable:
     def __new__(cls, *args, **kwargs):
         # Inside a tf.distribute strategy's scope the strategy makes the variable
         # (a MirroredVariable: minitf/distribute/values.py).
-        if cls is Variable and _creator_hook is not None:
-            made = _creator_hook(*args, **kwargs)
+        if _creator_hook is not None:
+            made = _creator_hook(cls, args, kwargs)
             if made is not None:
                 return made
         return super().__new__(cls)

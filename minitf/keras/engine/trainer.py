@@ -32,6 +32,7 @@ import warnings
 
 import numpy as np
 
+from ...distribute import keras_training
 from ...framework import nest
 from ...framework.tape import GradientTape
 from ...framework.tensor import Tensor, convert_to_tensor
@@ -76,6 +77,7 @@ class Trainer:
     _output_loss_trackers = ()
     _run_eagerly = False
     _compile_built = True  # False from `compile` until the first batch has built everything
+    _distribute_strategy = None
 
     # --- compile ---------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
@@ -112,6 +114,8 @@ class Trainer:
         self.train_function = self.test_function = self.predict_function = None
         self._compile_built = False
         self.compiled = True
+        # compiled inside `strategy.scope()`: fit trains on every replica (minitf/distribute)
+        self._distribute_strategy = keras_training.strategy_for(self)
 
     @property
     def run_eagerly(self):
@@ -251,6 +255,8 @@ class Trainer:
 
     def make_train_function(self, force=False):
         """`train_step` wrapped in `tf.function` (unless run_eagerly); cached."""
+        if self._distribute_strategy is not None and (self.train_function is None or force):
+            self.train_function = keras_training.train_function(self, self._distribute_strategy)
         if self.train_function is None or force:
             def one_step_on_data(data):
                 return self.train_step(data)
