@@ -31,6 +31,7 @@ from ..framework.tf_export import tf_export
 from ..framework.variables import Variable
 from . import checkpoint_file, checkpoint_state
 from .object_graph import build_graph, is_trackable, is_variable
+from . import restore
 from .restore import Restoration
 
 
@@ -76,13 +77,17 @@ class Checkpoint:
         if self._save_counter is None:
             self._save_counter = Variable(0, dtype=dtypes.int64, trainable=False,
                                           name="save_counter")
+            restore.attribute_assigned(self)  # a restore may be waiting for it
         return self._save_counter
 
     # --- writing -------------------------------------------------------------------
     def write(self, file_prefix, options=None):
-        """Write a checkpoint to exactly `file_prefix` (no numbering, no `checkpoint` file)."""
+        """Write a checkpoint to exactly `file_prefix` (no numbering, no `checkpoint` file).
+
+        `save_counter` is saved only once it exists (after a `save`, or reading
+        the property), as in TF.
+        """
         file_prefix = os.fspath(file_prefix)
-        self.save_counter  # created before the walk, so it is saved (as TF does)
         graph = build_graph(self)
         tensors = {key: variable.numpy() for key, variable in graph.variables()}
         checkpoint_file.write(file_prefix, tensors, graph.to_json())
@@ -108,13 +113,14 @@ class Checkpoint:
     # --- reading -------------------------------------------------------------------
     def read(self, save_path, options=None):
         """Restore from `save_path` (a prefix); returns a `CheckpointLoadStatus`."""
-        self.save_counter  # saved checkpoints hold it: match it rather than defer it
         restoration = Restoration(checkpoint_file.CheckpointFile(os.fspath(save_path)))
         restoration.match(0, self)
         return CheckpointLoadStatus(self, restoration)
 
     def restore(self, save_path, options=None):
-        """`read`, and `save_path=None` gives an `InitializationOnlyStatus` (nothing to load).
+        """`read`, then make `save_counter` (so `save` continues the numbering: a saved
+        counter is restored into it; an unsaved one makes `assert_consumed` fail, as in TF).
+        `save_path=None` gives an `InitializationOnlyStatus` (nothing to load).
 
         A missing file's `NotFoundError` says which path was tried.
         """
@@ -122,13 +128,15 @@ class Checkpoint:
             return InitializationOnlyStatus()
         from ..framework import errors
         try:
-            return self.read(save_path, options)
+            status = self.read(save_path, options)
         except errors.NotFoundError as e:
             raise errors.NotFoundError(
                 None, None, f"Error when restoring from checkpoint or SavedModel at "
                 f"{os.fspath(save_path)}: {e.message}\nPlease double-check that the path is "
                 "correct. You may be missing the checkpoint suffix (e.g. the '-1' in "
                 "'path/to/ckpt-1').") from None
+        self.save_counter  # restore (not read) makes it, so a saved one is restored too
+        return status
 
 
 def _check_trackable(name, value):
@@ -149,7 +157,7 @@ class CheckpointLoadStatus:
         self._restoration = restoration
 
     def _unmatched_objects(self):
-        matched = {id(obj) for obj in self._restoration.matched.values()}
+        matched = set(self._restoration.matched.values())
         graph = build_graph(self._checkpoint)
         return [obj for obj in graph.objects if is_variable(obj) and id(obj) not in matched]
 

@@ -4,7 +4,7 @@
 >>> m = tf.Module(); m.w = tf.Variable([[1.0, 2.0]])
 >>> path = tf.train.Checkpoint(model=m).write(os.path.join(tempfile.mkdtemp(), "m"))
 >>> tf.train.list_variables(path)
-[('_CHECKPOINTABLE_OBJECT_GRAPH', []), ('model/w/.ATTRIBUTES/VARIABLE_VALUE', [1, 2]), ('save_counter/.ATTRIBUTES/VARIABLE_VALUE', [])]
+[('_CHECKPOINTABLE_OBJECT_GRAPH', []), ('model/w/.ATTRIBUTES/VARIABLE_VALUE', [1, 2])]
 >>> reader = tf.train.load_checkpoint(path)
 >>> reader.get_tensor("model/w/.ATTRIBUTES/VARIABLE_VALUE")
 array([[1., 2.]], dtype=float32)

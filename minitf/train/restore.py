@@ -43,7 +43,7 @@ class Restoration:
     def __init__(self, checkpoint_file):
         self.file = checkpoint_file
         self.nodes = checkpoint_file.object_graph["nodes"]
-        self.matched = {}  # checkpoint node id -> live object
+        self.matched = {}  # checkpoint node id -> id() of the live object
         self.restored_keys = set()
 
     def match(self, node_id, obj):
@@ -53,7 +53,8 @@ class Restoration:
             nid, live = queue.pop(0)
             if nid in self.matched:
                 continue
-            self.matched[nid] = live
+            self.matched[nid] = id(live)  # ids only: a pending restore must not keep
+            #                                objects alive
             node = self.nodes[nid]
             for attribute in node["attributes"]:
                 if attribute.get("name") == VARIABLE_VALUE and is_variable(live):
@@ -101,15 +102,22 @@ def _defer(parent, name, restoration, node_id):
     entry = _PENDING.get(key)
     if entry is None or entry[0]() is not parent:
         try:
-            ref = weakref.ref(parent, lambda _, key=key: _PENDING.pop(key, None))
+            ref = weakref.ref(parent, lambda _, key=key: _forget(key))
         except TypeError:  # lists and dicts cannot be watched
             return
         entry = _PENDING[key] = (ref, {})
     entry[1].setdefault(name, (restoration, node_id))
-    _module._on_assign[:] = [_attribute_assigned]
+    _module._on_assign[:] = [attribute_assigned]
 
 
-def _attribute_assigned(parent, *_):
+def _forget(key, pending=_PENDING, hook=_module._on_assign):
+    """The parent is gone: its deferred restorations can never happen."""
+    pending.pop(key, None)
+    if not pending:
+        hook[:] = []
+
+
+def attribute_assigned(parent, *_):
     """Called by Module/Layer `__setattr__` while anything is pending: restore new children."""
     entry = _PENDING.get(id(parent))
     if entry is None or entry[0]() is not parent:

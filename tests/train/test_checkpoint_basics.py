@@ -49,10 +49,15 @@ def scramble(net, seed):
 
 
 def test_write_lists_tf_keys_and_shapes(tmp_path):
-    path = tf.train.Checkpoint(model=Net(), v=tf.Variable(5.0)).write(str(tmp_path / "w"))
+    ckpt = tf.train.Checkpoint(model=Net(), v=tf.Variable(5.0))
+    path = ckpt.write(str(tmp_path / "w"))
     assert path == str(tmp_path / "w")
     assert sorted(os.listdir(tmp_path)) == ["w.data-00000-of-00001", "w.index"]
-    assert tf.train.list_variables(path) == NET_KEYS
+    # save_counter exists only after a save (or reading it), as in TF
+    assert tf.train.list_variables(path) == [k for k in NET_KEYS if k[0][:4] != "save"]
+    saved = ckpt.save(str(tmp_path / "s" / "ck"))
+    assert tf.train.list_variables(saved) == NET_KEYS
+    assert ckpt.save_counter.numpy() == 1
 
 
 def test_shared_variable_is_saved_once_under_its_shortest_path(tmp_path):
@@ -86,7 +91,7 @@ def test_root_can_be_a_bare_variable_and_dtypes_survive(tmp_path):
     ints = tf.Variable([1, 2, 3], dtype=tf.int64)
     flags = tf.Variable([True, False])
     halves = tf.Variable([0.5], dtype=tf.float16)
-    path = tf.train.Checkpoint(i=ints, f=flags, h=halves).write(str(tmp_path / "d"))
+    path = tf.train.Checkpoint(i=ints, f=flags, h=halves).save(str(tmp_path / "d"))
     reader = tf.train.load_checkpoint(path)
     dtypes = reader.get_variable_to_dtype_map()
     assert dtypes["i/.ATTRIBUTES/VARIABLE_VALUE"] == tf.int64
@@ -95,7 +100,7 @@ def test_root_can_be_a_bare_variable_and_dtypes_survive(tmp_path):
     assert dtypes["_CHECKPOINTABLE_OBJECT_GRAPH"] == tf.string
     assert dtypes["save_counter/.ATTRIBUTES/VARIABLE_VALUE"] == tf.int64
     ints.assign([0, 0, 0])
-    tf.train.Checkpoint(i=ints, f=flags, h=halves).read(path).assert_consumed()
+    tf.train.Checkpoint(i=ints, f=flags, h=halves).restore(path).assert_consumed()
     assert ints.numpy().tolist() == [1, 2, 3]
 
 
