@@ -23,7 +23,6 @@ written inside their node. In TensorFlow the same information is a
 minitf's own and says the same things.
 """
 from ..framework.graph import AssignVariable, Graph, Placeholder, ReadVariable
-from ..framework.tensor_shape import TensorShape
 from . import registry, values
 
 _ASSIGN_METHODS = ("assign", "assign_add", "assign_sub")
@@ -223,6 +222,3 @@ def _variable(index, variables, budget):
                           "graph")
     return variables[index]
 
-
-def shape_of(dims):
-    return TensorShape(dims)

@@ -33,6 +33,9 @@ class _ExportRoot:
         self._saved_model_children = children  # saved in this order, empty lists too
         self.__dict__.update(children)
 
+    def _checkpoint_children(self):
+        return list(self._saved_model_children.items())
+
 
 def _input_specs(model, name=None):
     inputs = getattr(model, "inputs", None)

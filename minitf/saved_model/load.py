@@ -48,7 +48,7 @@ def load(export_dir, tags=None, options=None):
     objects_data = _list(document.get("object_graph"), budget, "object_graph", MAX_OBJECTS)
     if not objects_data:
         raise budget.fail("the object graph is empty")
-    arrays = variables_io.read(os.path.join(os.fspath(export_dir), "variables", "variables"))
+    arrays = variables_io.read(export_dir, _wanted(objects_data, budget), budget)
     objects = [_create(entry, arrays, budget) for entry in objects_data]
     variables = [o if isinstance(o, Variable) else None for o in objects]
     concretes = [_concrete(data, variables, budget) for data in
@@ -98,6 +98,19 @@ def _list(value, budget, what, limit=values.MAX_ITEMS):
     if not isinstance(value, list) or len(value) > limit:
         raise budget.fail(f"{what} is not a list of at most {limit} entries")
     return value
+
+
+def _wanted(objects_data, budget):
+    """(checkpoint key, dtype, shape) of every variable the object graph declares."""
+    wanted = []
+    for entry in objects_data:
+        if isinstance(entry, dict) and entry.get("kind") == "variable":
+            key = entry.get("checkpoint_key")
+            if not isinstance(key, str):
+                raise budget.fail("a variable has no checkpoint key")
+            wanted.append((key, values.decode_dtype(entry.get("dtype"), budget),
+                           values.element_count(entry.get("shape"), budget)[0]))
+    return wanted
 
 
 def _create(entry, arrays, budget):

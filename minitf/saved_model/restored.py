@@ -33,6 +33,11 @@ class _UserObject:
                             "tf.function `__call__`.")
         return call(*args, **kwargs)
 
+    def _checkpoint_children(self):
+        """Its attributes, for tf.train.Checkpoint (saving a loaded object again)."""
+        from .save import trackable_children
+        return trackable_children(self)
+
 
 class _ListWrapper(list):
     """A restored list of trackable objects (TF: `ListWrapper`)."""

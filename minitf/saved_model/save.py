@@ -2,8 +2,8 @@
 
     export_dir/
       saved_model.json                        the object graph, the functions' graphs, the signatures
-      variables/variables.index               where each variable's value is
-      variables/variables.data-00000-of-00001 the values
+      variables/variables.index               a tf.train.Checkpoint of the object:
+      variables/variables.data-00000-of-00001 each variable's value, by checkpoint key
       assets/                                 (extra files; empty in minitf)
 
 The object graph is TensorFlow's design: node 0 is the object you saved, and
@@ -69,8 +69,8 @@ def save(obj, export_dir, signatures=None, options=None):
         from .keras_export import saved_model_root
         obj, default = saved_model_root(keras_model)
         signatures = default if signatures is None else signatures
-    document, arrays = export(obj, signatures)
-    write_directory(export_dir, document, arrays)
+    document, checkpoint = export(obj, signatures)
+    write_directory(export_dir, document, checkpoint)
 
 
 def _keras_model(obj):
@@ -79,9 +79,12 @@ def _keras_model(obj):
 
 
 def export(root, signatures):
-    """(the saved_model.json document, {checkpoint key: array}) for `root`."""
+    """(the saved_model.json document, the tf.train.Checkpoint of its variables)."""
     exporter = _Exporter()
     exporter.walk(root)
+    checkpoint, keys = variables_io.checkpoint_keys(root, exporter.variables)
+    for variable in exporter.variables:
+        exporter.nodes[exporter.ids[id(variable)]]["checkpoint_key"] = keys[id(variable)]
     sigs = _signature_functions(root, signatures)
     document = {
         "format": FORMAT, "version": VERSION,
@@ -91,7 +94,7 @@ def export(root, signatures):
                        for key, concrete in sigs.items()},
     }
     document["concrete_functions"] = [exporter.encode_function(c) for c in exporter.concretes]
-    return document, exporter.arrays
+    return document, checkpoint
 
 
 def _version():
@@ -133,7 +136,7 @@ def trackable_children(obj):
 
 class _Exporter:
     def __init__(self):
-        self.nodes, self.ids, self.arrays = [], {}, {}
+        self.nodes, self.ids, self.variables = [], {}, []
         self.variable_ids = {}
         self.concretes, self.concrete_ids = [], {}
         self.keep = []  # objects numbered by id() stay alive until the export is done
@@ -172,12 +175,11 @@ class _Exporter:
     def _describe(self, obj, path):
         entry = self.nodes[self.ids[id(obj)]]
         if getattr(obj, "_is_variable", False):
-            key = "/".join(path) + "/.ATTRIBUTES/VARIABLE_VALUE"
             name = getattr(obj, "path", None) or obj.name
             entry.update(kind="variable", name=name if name.endswith(":0") else name + ":0",
                          dtype=obj.dtype.name, shape=list(obj.shape.dims),
-                         trainable=bool(obj.trainable), checkpoint_key=key)
-            self.arrays[key] = obj.numpy()
+                         trainable=bool(obj.trainable))
+            self.variables.append(obj)
             self.variable_ids[id(obj)] = self.ids[id(obj)]
         elif isinstance(obj, Function):
             entry.update(kind="function", **self._function(obj))
@@ -218,11 +220,7 @@ class _Exporter:
                                                         where)}
 
     def signature(self, key, concrete):
-        graph = concrete.graph
-        for leaf in _leaves(concrete.structured_input_signature):
-            if not hasattr(leaf, "dtype"):
-                raise ValueError(f"Signature {key!r}: every argument of a signature must be a "
-                                 f"tensor, but {graph.name!r} was traced with {leaf!r}.")
+        graph = concrete.graph  # (Python arguments it was traced with are baked in)
         outputs = signature_outputs(key, concrete)
         return {"concrete_function": self.concrete(concrete),
                 "inputs": [[name, t.dtype.name, _dims(t.shape)]
@@ -234,14 +232,6 @@ class _Exporter:
 
 def _dims(shape):
     return None if shape.rank is None else list(shape.dims)
-
-
-def _leaves(structure):
-    if isinstance(structure, (list, tuple)):
-        return [x for v in structure for x in _leaves(v)]
-    if isinstance(structure, dict):
-        return [x for v in structure.values() for x in _leaves(v)]
-    return [structure]
 
 
 def _parameters(function):
@@ -320,7 +310,7 @@ def signature_outputs(key, concrete):
 
 
 # --- writing, atomically -------------------------------------------------------------------
-def write_directory(export_dir, document, arrays):
+def write_directory(export_dir, document, checkpoint):
     """Write the SavedModel into a fresh temporary directory beside `export_dir`, then
     rename it into place (an older SavedModel there is replaced only once the new one
     is complete)."""
@@ -334,7 +324,7 @@ def write_directory(export_dir, document, arrays):
     try:
         os.makedirs(os.path.join(staging, "variables"))
         os.makedirs(os.path.join(staging, "assets"))
-        variables_io.write(os.path.join(staging, "variables", "variables"), arrays)
+        variables_io.write(checkpoint, staging)
         with open(os.path.join(staging, SAVED_MODEL_FILENAME), "w", encoding="utf-8") as f:
             json.dump(document, f, allow_nan=False)
         _swap_in(staging, export_dir, parent)

@@ -1,99 +1,65 @@
-"""The `variables/` directory of a SavedModel: every variable's value, by key.
+"""The `variables/` directory of a SavedModel: a `tf.train.Checkpoint` of the saved object.
 
-Two files, as in TensorFlow's layout: `variables.index` says, for each key
-(`dense/w/.ATTRIBUTES/VARIABLE_VALUE`), the dtype, shape and where its bytes
-are; `variables.data-00000-of-00001` holds the bytes, one array after the other
-(little-endian, C order). The index is JSON and the data is raw bytes, so
-reading them never runs code; every size is checked before anything is
-allocated.
+`variables/variables.index` and `variables/variables.data-00000-of-00001`
+are exactly what `tf.train.Checkpoint(root=obj).write(".../variables/variables")`
+writes, so a SavedModel's variables can be read like any checkpoint:
 
->>> import os, tempfile, numpy as np
->>> from minitf.saved_model import variables_io
->>> folder = tempfile.mkdtemp()
->>> variables_io.write(os.path.join(folder, "variables"), {"w": np.float32([1, 2])})
->>> variables_io.read(os.path.join(folder, "variables"))
-{'w': array([1., 2.], dtype=float32)}
+>>> import os, tempfile
+>>> import minitf as tf
+>>> module = tf.Module()
+>>> module.w = tf.Variable([1.0, 2.0])
+>>> path = os.path.join(tempfile.mkdtemp(), "m")
+>>> tf.saved_model.save(module, path)
+>>> reader = tf.train.load_checkpoint(os.path.join(path, "variables", "variables"))
+>>> reader.get_tensor("w/.ATTRIBUTES/VARIABLE_VALUE")
+array([1., 2.], dtype=float32)
 
-In TensorFlow these two files are a tensor bundle (a protobuf index and a
-data file in TF's own encoding); minitf's bytes differ, its layout does not.
+The keys are the checkpoint's (TF's naming: the path of attribute names
+that first reaches a variable); `saved_model.json` records each variable's
+key. Variables that only the SavedModel's walk reaches (none, usually) are
+added under `saved_model_extra/`. The bytes are minitf's checkpoint format
+(see minitf/train), not TensorFlow's tensor bundle.
 """
-import json
 import os
 
-import numpy as np
-
-from ..framework import dtypes
-from . import values
-
-INDEX = ".index"
-DATA = ".data-00000-of-00001"
-MAX_INDEX_BYTES = 64 << 20
+PREFIX = os.path.join("variables", "variables")
 
 
-def write(prefix, arrays):
-    """Write `arrays` ({key: ndarray}) to `prefix.index` and `prefix.data-00000-of-00001`.
+def checkpoint_keys(root, variables):
+    """(the Checkpoint to write, {id(variable): its key}) for `variables` reached from `root`."""
+    from ..train import Checkpoint
+    from ..train.object_graph import build_graph
 
-    The caller writes into a fresh directory that is renamed into place as a
-    whole (see `save.py`), so these two files need no rename of their own."""
-    index, offset = {}, 0
-    with open(prefix + DATA, "wb") as data:
-        for key, array in arrays.items():
-            array = np.asarray(array)
-            if array.dtype == object:
-                raise ValueError(f"Cannot save variable {key!r}: string variables are not "
-                                 "supported by minitf's SavedModel.")
-            name = dtypes.from_numpy(array.dtype).name
-            raw = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"),
-                                                     copy=False).tobytes()
-            data.write(raw)
-            index[key] = {"dtype": name, "shape": list(array.shape), "offset": offset,
-                          "size": len(raw)}
-            offset += len(raw)
-    with open(prefix + INDEX, "w", encoding="utf-8") as f:
-        json.dump({"format": "minitf.variables", "version": 1, "tensors": index}, f)
+    checkpoint = Checkpoint(root=root)
+    keys = {id(v): key for key, v in build_graph(checkpoint).variables()}
+    extra = [v for v in variables if id(v) not in keys]
+    if extra:
+        checkpoint = Checkpoint(root=root, saved_model_extra=extra)
+        keys = {id(v): key for key, v in build_graph(checkpoint).variables()}
+    return checkpoint, keys
 
 
-def read(prefix):
-    """{key: ndarray} from the files `write` made; ValueError naming a bad file."""
-    index_file, data_file = prefix + INDEX, prefix + DATA
-    for path in (index_file, data_file):
-        if not os.path.isfile(path):
-            raise ValueError(f"{path}: file is missing; the SavedModel's variables/ "
-                             "directory is incomplete.")
-    budget = values.Budget(index_file)
-    if os.path.getsize(index_file) > MAX_INDEX_BYTES:
-        raise budget.fail("the index is larger than the limit")
-    try:
-        with open(index_file, encoding="utf-8") as f:
-            index = json.load(f)
-    except (ValueError, UnicodeError):
-        raise budget.fail("the index is not valid JSON") from None
-    if not isinstance(index, dict) or index.get("format") != "minitf.variables" \
-            or not isinstance(index.get("tensors"), dict):
-        raise budget.fail("the index is not a minitf variables index")
-    size = os.path.getsize(data_file)
+def write(checkpoint, export_dir):
+    checkpoint.write(os.path.join(export_dir, PREFIX))
+
+
+def read(export_dir, wanted, budget):
+    """{key: array} for the (key, dtype, shape) triples `wanted`, each checked against
+    the checkpoint's own index before its data is read."""
+    from ..train import load_checkpoint
+
+    prefix = os.path.join(os.fspath(export_dir), PREFIX)
+    if not os.path.isfile(prefix + ".index"):
+        raise ValueError(f"{prefix}.index: file is missing; the SavedModel's variables/ "
+                         "directory is incomplete (copy the whole SavedModel directory).")
+    reader = load_checkpoint(prefix)
+    shapes, dtypes_ = reader.get_variable_to_shape_map(), reader.get_variable_to_dtype_map()
     arrays = {}
-    with open(data_file, "rb") as data:
-        for key, entry in index["tensors"].items():
-            arrays[key] = _read_one(data, key, entry, size, budget, data_file)
+    for key, dtype, shape in wanted:
+        if key not in shapes:
+            raise budget.fail(f"variable key {key!r} is not in {prefix}.index")
+        if list(shapes[key]) != list(shape) or dtypes_[key] is not dtype:
+            raise budget.fail(f"variable {key!r} is declared {dtype.name}{list(shape)} but "
+                              f"the checkpoint holds {dtypes_[key].name}{list(shapes[key])}")
+        arrays[key] = reader.get_tensor(key)
     return arrays
-
-
-def _read_one(data, key, entry, size, budget, data_file):
-    if not isinstance(entry, dict):
-        raise budget.fail(f"entry {key!r} is not an object")
-    dtype = values.decode_dtype(entry.get("dtype"), budget)
-    if dtype is dtypes.string:
-        raise budget.fail(f"entry {key!r} has dtype string")
-    shape, count = values.element_count(entry.get("shape"), budget)
-    np_dtype = np.dtype(dtype.as_numpy_dtype).newbyteorder("<")
-    offset, nbytes = entry.get("offset"), entry.get("size")
-    if nbytes != count * np_dtype.itemsize or not isinstance(offset, int) or offset < 0:
-        raise budget.fail(f"entry {key!r} declares {nbytes} bytes for shape {list(shape)}")
-    if offset + nbytes > size:
-        raise ValueError(f"{data_file}: entry {key!r} needs bytes {offset}..{offset + nbytes} "
-                         f"but the file has only {size}; it is truncated. Save the model again.")
-    data.seek(offset)
-    raw = data.read(nbytes)
-    return np.frombuffer(raw, np_dtype).astype(np_dtype.newbyteorder("="),
-                                                copy=True).reshape(shape)

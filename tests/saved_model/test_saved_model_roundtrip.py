@@ -252,7 +252,8 @@ def test_loading_in_a_fresh_process_without_the_class(saved, tmp_path):
         loaded = tf.saved_model.load({path!r})
         assert "Net" not in globals() and "Dense" not in globals()
         y = loaded.signatures["serving_default"](x=tf.constant({x!r}))["y"]
-        print(json.dumps([y.numpy().tolist(), loaded.predict(tf.constant({x!r}))["y"].numpy().tolist()]))
+        z = loaded.predict(tf.constant({x!r}))["y"]
+        print(json.dumps([y.numpy().tolist(), z.numpy().tolist()]))
     """)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

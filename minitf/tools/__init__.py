@@ -1,0 +1,1 @@
+"""Command-line tools, as TensorFlow ships them: `python -m minitf.tools.saved_model_cli`."""
