@@ -245,7 +245,8 @@ class VarianceScaling(RandomInitializer):
     +-2), 'untruncated_normal' or 'uniform' (limit sqrt(3 * scale / n)).
     """
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
+                 input_axes=None, output_axes=None):
         if scale <= 0.0:
             raise ValueError("Argument `scale` must be positive float. "
                              f"Received: scale={scale}")
@@ -261,9 +262,14 @@ class VarianceScaling(RandomInitializer):
                              f"Received: distribution={distribution}")
         super().__init__(seed)
         self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.input_axes, self.output_axes = input_axes, output_axes  # Keras 3.15: fans by axes
 
     def __call__(self, shape, dtype=None, **kwargs):
-        fan_in, fan_out = compute_fans(shape)
+        if self.input_axes is not None and self.output_axes is not None:
+            fan_in = math.prod(shape[a] for a in self.input_axes)
+            fan_out = math.prod(shape[a] for a in self.output_axes)
+        else:
+            fan_in, fan_out = compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         scale = self.scale / max(1.0, n[self.mode])
         dtype = _dtype(dtype)
@@ -278,18 +284,20 @@ class VarianceScaling(RandomInitializer):
         return tf.random.stateless_uniform(shape, self._seed_pair, -limit, limit, dtype)
 
     def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "seed": self.seed}
+        return {"seed": self.seed, "scale": self.scale, "mode": self.mode,
+                "distribution": self.distribution, "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
 
 def _variance_scaling(class_name, scale, mode, distribution, doc, *names):
     """Declare a named VarianceScaling preset (GlorotUniform, HeNormal, ...)."""
 
-    def __init__(self, seed=None):
-        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self.seed, "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
     cls = type(class_name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
                                                  "__doc__": doc, "__module__": __name__})

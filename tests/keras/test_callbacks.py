@@ -137,11 +137,11 @@ def test_learning_rate_scheduler_both_signatures():
 
 def test_model_checkpoint_files_and_save_best_only(tmp_path):
     model = _model()
-    path = str(tmp_path / "ckpt-{epoch:02d}-{loss:.2f}.weights.npz")
+    path = str(tmp_path / "ckpt-{epoch:02d}-{loss:.2f}.weights.h5")
     ckpt = tf.keras.callbacks.ModelCheckpoint(path, save_weights_only=True)
     history = model.fit(X, Y, epochs=2, verbose=0, callbacks=[ckpt])
     names = sorted(os.listdir(tmp_path))
-    assert names == [f"ckpt-{e + 1:02d}-{loss:.2f}.weights.npz"
+    assert names == [f"ckpt-{e + 1:02d}-{loss:.2f}.weights.h5"
                      for e, loss in enumerate(history.history["loss"])]
     clone = _model()
     clone.load_weights(str(tmp_path / names[-1]))
@@ -155,14 +155,14 @@ def test_model_checkpoint_files_and_save_best_only(tmp_path):
             logs["val_loss"] = next(val_losses)
 
     best = tmp_path / "best"
-    ckpt = tf.keras.callbacks.ModelCheckpoint(str(best / "e{epoch}.weights.npz"),
+    ckpt = tf.keras.callbacks.ModelCheckpoint(str(best / "e{epoch}.weights.h5"),
                                               save_best_only=True, save_weights_only=True)
     model.fit(X, Y, epochs=3, verbose=0, callbacks=[FakeValLoss(), ckpt])
-    assert sorted(os.listdir(best)) == ["e1.weights.npz", "e3.weights.npz"]
-    with pytest.raises(ValueError, match="must end in `.weights.npz`"):
-        tf.keras.callbacks.ModelCheckpoint("w.weights.h5", save_weights_only=True)
+    assert sorted(os.listdir(best)) == ["e1.weights.h5", "e3.weights.h5"]
+    with pytest.raises(ValueError, match="must end in `.weights.h5`"):
+        tf.keras.callbacks.ModelCheckpoint("w.h5", save_weights_only=True)
     with pytest.raises(ValueError, match="must end in `.keras`"):
-        tf.keras.callbacks.ModelCheckpoint("model.weights.npz")  # whole models: .keras
+        tf.keras.callbacks.ModelCheckpoint("model.weights.h5")  # whole models: .keras
 
 
 def test_model_checkpoint_saves_whole_models_that_load_and_resume(tmp_path):

@@ -4,18 +4,19 @@
 logs: "ckpt-{epoch:02d}-{val_loss:.2f}.keras". With `save_best_only=True` a
 file is written only when `monitor` improves. By default the whole model is
 saved (`model.save`, a `.keras` file); with `save_weights_only=True` only the
-weights (`model.save_weights`: minitf writes `.weights.npz` where TF writes
-`.weights.h5`).
+weights (`model.save_weights`, a `.weights.h5` file). Both are written to a
+temporary file and renamed, so a crash mid-save never leaves a truncated
+checkpoint in place of the previous one.
 
 >>> import os, tempfile, numpy as np
 >>> folder = tempfile.mkdtemp()
 >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
 >>> model.compile(optimizer="sgd", loss="mse")
 >>> ckpt = tf.keras.callbacks.ModelCheckpoint(
-...     os.path.join(folder, "e{epoch:02d}.weights.npz"), save_weights_only=True)
+...     os.path.join(folder, "e{epoch:02d}.weights.h5"), save_weights_only=True)
 >>> _ = model.fit(np.ones((2, 1)), np.ones((2, 1)), epochs=2, verbose=0, callbacks=[ckpt])
 >>> sorted(os.listdir(folder))
-['e01.weights.npz', 'e02.weights.npz']
+['e01.weights.h5', 'e02.weights.h5']
 """
 import os
 import warnings
@@ -45,9 +46,8 @@ class ModelCheckpoint(MonitorCallback):
                              "'epoch' or integer values")
         if save_weights_only and not self.filepath.endswith(SUFFIX):
             raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the "
-                             f"filepath provided must end in `{SUFFIX}` (minitf's weights "
-                             f"format; TF's is `.weights.h5`). Received: "
-                             f"filepath={self.filepath}")
+                             f"filepath provided must end in `{SUFFIX}` (Keras weights "
+                             f"format). Received: filepath={self.filepath}")
         if not save_weights_only and not self.filepath.endswith(".keras"):
             raise ValueError("The filepath provided must end in `.keras` (Keras model "
                              f"format). Received: filepath={self.filepath}")

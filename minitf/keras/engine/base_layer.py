@@ -43,6 +43,7 @@ from ...framework.tf_export import tf_export
 from ...module import Module
 from .. import backend, constraints, initializers, regularizers
 from ..utils.naming import to_snake_case
+from ..saving import budget
 from ..variables import Variable
 from . import call_context, keras_tensor, masking
 from .input_spec import assert_input_compatibility, shape_tuple
@@ -291,6 +292,7 @@ class Layer(Module):
                              f"`None` dimensions). Received: shape={shape} for variable "
                              f"path='{self.name}/{name}'. Build the layer from an input shape "
                              "whose non-batch sizes are known.")
+        budget.charge(shape, f"{self.name}/{name}")  # while loading a file: bounded
         dtype = tf.as_dtype(dtype or self.variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"

@@ -1,19 +1,16 @@
 """Whole models in and out of files: `model.save("m.keras")`, `load_model`, `to_json`,
-`model_from_json`, `clone_model`.
+`model_from_json`, `clone_model`; and `compile`'s arguments as configs.
 
-A `.keras` file is a zip archive, as in Keras 3:
-
-* `config.json`: the model's class and `get_config()` (the architecture), and
-  the arguments of `compile` (optimizer, loss, metrics) as configs;
-* `metadata.json`: which library wrote it, and when;
-* `model.weights.npz`: every weight, then the optimizer's variables (its step
-  count and slots), so training resumes where it stopped. Keras 3 writes
-  `model.weights.h5` (HDF5); minitf needs NumPy only, so it writes the same
-  values as a NumPy archive, read back with `allow_pickle=False`.
+The `.keras` file itself (a zip of `config.json`, `metadata.json` and
+`model.weights.h5`, Keras 3's format) is read and written in
+minitf/keras/saving/keras_file.py; this module turns a model into the config
+that goes into it, and back.
 
 Only data is written, never Python code: a layer that holds a Python function
-(a `Lambda`) cannot be saved this way. Keras 3 stores a lambda's bytecode and
-refuses to load it unless `safe_mode=False`; minitf says so when saving.
+(a `Lambda`) cannot be saved. Keras 3 stores a lambda's bytecode and refuses
+to load it unless `safe_mode=False`; minitf refuses to write it, and refuses
+to run it from a file even with `safe_mode=False` (it never runs code from a
+file).
 
 >>> import os, tempfile
 >>> import minitf as tf
@@ -24,15 +21,10 @@ refuses to load it unless `safe_mode=False`; minitf says so when saving.
 >>> restored = tf.keras.models.load_model(path)
 >>> type(restored.optimizer).__name__, restored.loss
 ('Adam', 'mse')
->>> bool(tf.reduce_all(restored.weights[0] == model.weights[0]))
-True
 """
-import datetime
 import inspect
-import io
 import json
 import os
-import zipfile
 
 import numpy as np
 
@@ -40,9 +32,9 @@ from ...framework.tf_export import tf_export
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
-from . import saving
-
-CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+from ..saving import keras_file
+from ..saving.budget import MAX_CONFIG_VALUES, WeightBudget
+from ..saving.object_registration import CustomObjectScope
 _SERIALIZERS = {"keras.losses": losses_module, "keras.metrics": metrics_module,
                 "keras.optimizers": optimizers_module}
 
@@ -66,10 +58,10 @@ def _json_default(value):
 
 
 def model_config(model):
-    """{'module', 'class_name', 'config', 'registered_name'} for a model."""
-    return {"module": type(model).__module__.replace("minitf.", ""),
-            "class_name": type(model).__name__, "config": model.get_config(),
-            "registered_name": None}
+    """{'module', 'class_name', 'config', 'registered_name', 'build_config'} for a model,
+    as Keras 3 writes it."""
+    from ..layers.serialization import serialize
+    return serialize(model)
 
 
 def to_json(model, **kwargs):
@@ -77,13 +69,16 @@ def to_json(model, **kwargs):
     return json.dumps(model_config(model), default=_json_default, **kwargs)
 
 
-def _model_from_config(config, custom_objects=None):
+def model_from_config(config, custom_objects=None):
+    """The model a `model_config` dict describes: classes resolved only among built-ins,
+    registered classes and `custom_objects`; at most `MAX_CONFIG_VALUES` weight values
+    unless a caller (load_model) opened a tighter budget."""
     from ..layers.serialization import deserialize
-    name = config.get("class_name")
-    if name in ("Functional", "Model"):  # written by Keras for Model(inputs, outputs)
-        from .functional import Functional
-        return Functional.from_config(config["config"], custom_objects=custom_objects)
-    return deserialize(config, custom_objects)
+    if not isinstance(config, dict) or not isinstance(config.get("config"), dict):
+        raise ValueError("A model config is a dict {'class_name': ..., 'config': {...}}; "
+                         f"received {str(config)[:200]}")
+    with CustomObjectScope(custom_objects), WeightBudget(MAX_CONFIG_VALUES, "The config"):
+        return deserialize(config, custom_objects)
 
 
 @tf_export("keras.models.model_from_json")
@@ -94,7 +89,11 @@ def model_from_json(json_string, custom_objects=None):
     >>> tf.keras.models.model_from_json(model.to_json()).output_shape
     (None, 2)
     """
-    return _model_from_config(json.loads(json_string), custom_objects)
+    try:
+        config = json.loads(json_string)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"model_from_json needs the JSON text of model.to_json(): {e}") from e
+    return model_from_config(config, custom_objects)
 
 
 @tf_export("keras.models.clone_model")
@@ -164,10 +163,15 @@ def compile_from_config(model, config, custom_objects=None):
 # --- the .keras archive ------------------------------------------------------------------------
 def _check_path(filepath, verb):
     filepath = os.fspath(filepath)
+    if verb == "load" and filepath.endswith(".weights.h5"):
+        raise ValueError(f"File format not supported: filepath={filepath}. A `.weights.h5` "
+                         "file holds weights only: build the model in code, then call "
+                         "model.load_weights(filepath).")
     if filepath.endswith(".h5") or filepath.endswith(".hdf5"):
         raise ValueError(
-            f"minitf cannot {verb} `.h5` files: the legacy HDF5 format needs h5py, and minitf "
-            f"needs NumPy only. Use the native `.keras` format. Received: filepath={filepath}")
+            f"minitf cannot {verb} legacy `.h5` model files (Keras 2's format, which Keras 3 "
+            "keeps only for old files). Use the native `.keras` format. Received: "
+            f"filepath={filepath}")
     if not filepath.endswith(".keras"):
         raise ValueError(
             "Invalid filepath extension for saving. Please add either a `.keras` extension "
@@ -182,58 +186,20 @@ def _check_path(filepath, verb):
 @tf_export("keras.models.save_model", "keras.saving.save_model")
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Write `model` (architecture, weights, compile arguments, optimizer state) to a
-    `.keras` file."""
-    filepath = _check_path(filepath, "save")
-    if not overwrite and os.path.exists(filepath):
-        raise FileExistsError(f"{filepath} already exists and overwrite=False.")
-    config = model_config(model)
-    config["compile_config"] = get_compile_config(model)
-    text = json.dumps(config, default=_json_default)
-    arrays = saving.weight_arrays(model.weights)
-    optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and getattr(optimizer, "built", False):
-        arrays.update(saving.weight_arrays(optimizer.variables, prefix="optimizer"))
-    weights = io.BytesIO()
-    np.savez(weights, **arrays)
-    metadata = {"keras_version": "3 (written by minitf)",
-                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
-    with zipfile.ZipFile(filepath, "w") as archive:
-        archive.writestr(METADATA, json.dumps(metadata))
-        archive.writestr(CONFIG, text)
-        archive.writestr(WEIGHTS, weights.getvalue())
+    `.keras` file, atomically: a failure leaves any previous file as it was."""
+    keras_file.save_model(model, _check_path(filepath, "save"), overwrite)
 
 
 @tf_export("keras.models.load_model", "keras.saving.load_model")
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """The model a `.keras` file holds, with its weights; compiled (optimizer state
-    included) when it was saved compiled and `compile=True`. (`safe_mode` is accepted:
-    minitf's files hold no code, so there is nothing unsafe to allow.)"""
+    included) when it was saved compiled and `compile=True`.
+
+    `safe_mode=True` (the default) refuses a Lambda's code, as Keras does. minitf
+    never runs code from a file, so with `safe_mode=False` it still refuses it (Keras
+    would unmarshal and run the lambda's bytecode)."""
     filepath = _check_path(filepath, "load")
     if not os.path.exists(filepath):
         raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an "
                          "accessible `.keras` zip file.")
-    with zipfile.ZipFile(filepath) as archive:
-        config = json.loads(archive.read(CONFIG))
-        weights = archive.read(WEIGHTS)
-    compile_config = config.pop("compile_config", None)
-    model = _model_from_config(config, custom_objects)
-    if not model.built:
-        raise ValueError(f"The saved model '{model.name}' was never built (no Input and "
-                         "never called), so its weights cannot be restored.")
-    with np.load(io.BytesIO(weights), allow_pickle=False) as data:
-        saving.assign_weights(model, data, source=filepath)
-        if compile and compile_config is not None:
-            compile_from_config(model, compile_config, custom_objects)
-            if "optimizer_paths" in data:
-                _restore_optimizer(model.optimizer, model.trainable_variables, data, filepath)
-    return model
-
-
-def _restore_optimizer(optimizer, variables, data, source):
-    optimizer.build(variables)
-    saved = list(data["optimizer_paths"])
-    if len(saved) != len(optimizer.variables):
-        raise ValueError(f"{source} holds {len(saved)} optimizer variables, but the "
-                         f"rebuilt {type(optimizer).__name__} has {len(optimizer.variables)}.")
-    for i, variable in enumerate(optimizer.variables):
-        variable.assign(data[f"optimizer_{i:04d}"])
+    return keras_file.load_model(filepath, custom_objects, compile, safe_mode)

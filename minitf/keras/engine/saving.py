@@ -1,14 +1,16 @@
-"""`model.save_weights` / `load_weights`: weights in a NumPy `.npz` file.
+"""`model.save_weights` / `load_weights`: Keras 3's `.weights.h5` files.
 
-Keras 3 writes `.weights.h5` (HDF5). minitf depends on NumPy only, so it
-writes the same information - every weight's path and value, in
-`model.weights` order - as a `.weights.npz` archive, and reads it back with
-`allow_pickle=False`: loading a weights file can never run code.
+The file is HDF5 (written and read with h5py), laid out as Keras 3 lays it
+out (see minitf/keras/saving/h5_weights.py), so weights move both ways
+between minitf and real Keras. It holds arrays only: loading it never runs
+code, and every dataset's shape is checked against its variable before its
+values are read. Writing goes to a temporary file first, so a failed save
+leaves the previous file intact.
 
 >>> import os, tempfile
 >>> import minitf as tf
 >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
->>> path = os.path.join(tempfile.mkdtemp(), "model.weights.npz")
+>>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
 >>> model.save_weights(path)
 >>> clone = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
 >>> clone.load_weights(path)
@@ -17,65 +19,49 @@ True
 """
 import os
 
-import numpy as np
+from ..saving import h5_weights
+from ..saving.atomic import atomic_write
 
-SUFFIX = ".weights.npz"
+SUFFIX = ".weights.h5"
 
 
-def _check_filepath(filepath):
+def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     filepath = os.fspath(filepath)
-    if filepath.endswith(".h5") or filepath.endswith(".keras"):
-        raise ValueError(
-            f"The filename must end in `{SUFFIX}`. Received: filepath={filepath}. "
-            "TensorFlow writes `.weights.h5` (HDF5); minitf stores weights as a NumPy "
-            f".npz archive instead, so name the file e.g. 'model{SUFFIX}'.")
+    if max_shard_size is not None:
+        raise NotImplementedError("minitf writes one `.weights.h5` file: max_shard_size "
+                                  "(sharded `.weights.json`) is not supported.")
     if not filepath.endswith(SUFFIX):
-        raise ValueError(f"The filename must end in `{SUFFIX}`. Received: filepath="
-                         f"{filepath}")
-    return filepath
-
-
-def save_weights(model, filepath, overwrite=True):
-    filepath = _check_filepath(filepath)
+        raise ValueError(f"The filename must end in `{SUFFIX}`. Received: filepath={filepath}")
+    if not model.built:
+        raise ValueError("You are saving a model that has not yet been built. Try building "
+                         "the model first by calling it on some data or by using `build()`.")
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"{filepath} already exists and overwrite=False.")
-    with open(filepath, "wb") as f:
-        np.savez(f, **weight_arrays(model.weights))
+    with atomic_write(filepath) as tmp:
+        h5_weights.write_weights(model, tmp)
 
 
-def weight_arrays(weights, prefix="weight"):
-    """{'weight_0000': value, ..., 'paths': names}: what a weights archive holds."""
-    arrays = {f"{prefix}_{i:04d}": np.asarray(w.numpy()) for i, w in enumerate(weights)}
-    arrays[f"{prefix}_paths" if prefix != "weight" else "paths"] = np.array(
-        [getattr(w, "path", w.name) for w in weights], dtype=str)
-    return arrays
-
-
-def load_weights(model, filepath, skip_mismatch=False):
-    filepath = _check_filepath(filepath)
+def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    filepath = os.fspath(filepath)
+    if filepath.endswith(".keras"):
+        from ..saving import keras_file
+        return keras_file.load_weights_from_keras_file(model, filepath, skip_mismatch)
+    if not filepath.endswith(SUFFIX):
+        raise ValueError(
+            f"File format not supported: filepath={filepath}. Keras 3 only supports V3 "
+            "`.keras` files, `.weights.h5` files, legacy H5 format files (`.h5` extension), "
+            "or Orbax checkpoints. (minitf reads `.keras` and `.weights.h5`.)")
     if not os.path.exists(filepath):
         raise FileNotFoundError(f"No such file: {filepath}")
-    with np.load(filepath, allow_pickle=False) as data:
-        assign_weights(model, data, skip_mismatch, filepath)
+    with open_h5(filepath, filepath) as f:
+        h5_weights.read_weights(model, f, filepath, skip_mismatch)
 
 
-def assign_weights(model, data, skip_mismatch=False, source="the file"):
-    """Set `model.weights` from an opened weights archive, checking count and shapes."""
-    weights = model.weights
-    paths = list(data["paths"]) if "paths" in data else []
-    values = [data[f"weight_{i:04d}"] for i in range(len(paths))]
-    if not weights and values:
-        raise ValueError(f"Model '{model.name}' has no weights yet, but the file holds "
-                         f"{len(values)}. Build the model first (call it on a batch, or give "
-                         "it an Input), then load.")
-    if len(values) != len(weights):
-        raise ValueError(f"The file {source} holds {len(values)} weights ({paths}), but "
-                         f"model '{model.name}' has {len(weights)}: "
-                         f"{[w.path for w in weights]}. Load into the same architecture.")
-    for variable, value, path in zip(weights, values, paths):
-        if tuple(variable.shape) != value.shape:
-            if skip_mismatch:
-                continue
-            raise ValueError(f"Weight {variable.path} has shape {tuple(variable.shape)}, but "
-                             f"the saved value for {path} has shape {value.shape}.")
-        variable.assign(value.astype(variable.dtype.as_numpy_dtype))
+def open_h5(file, source):
+    """h5py.File(file, 'r'), with a damaged file as ValueError naming `source`."""
+    h5py = h5_weights._h5py()
+    try:
+        return h5py.File(file, "r")
+    except OSError as e:
+        raise ValueError(f"{source} is not a readable HDF5 weights file ({e}). It may be "
+                         "truncated or corrupt; save it again.") from e

@@ -1,0 +1,10 @@
+"""`tf.keras.saving`: Keras 3's files (`.keras`, `.weights.h5`), read safely.
+
+* `object_registration.py`: which class names a config may use
+  (`register_keras_serializable`, `custom_objects`, `CustomObjectScope`).
+* `budget.py`: how many weight values a config may ask for while loading.
+* `atomic.py`: every file is written to a temporary name, then renamed.
+* `h5_weights.py`: the `.weights.h5` layout (`layers/dense/vars/0`, ...).
+* `keras_file.py`: the `.keras` zip (`config.json`, `metadata.json`,
+  `model.weights.h5`).
+"""
