@@ -127,7 +127,14 @@ def test_serialization_round_trip():
     config = tf.keras.initializers.serialize(init)
     assert config == {"module": "keras.initializers", "class_name": "VarianceScaling",
                       "config": {"scale": 2.0, "mode": "fan_out", "distribution": "uniform",
-                                 "seed": 4}, "registered_name": None}
+                                 "seed": 4, "input_axes": None, "output_axes": None},
+                      "registered_name": None}  # Keras 3.15's keys (checked against TF 2.21)
+    # input_axes/output_axes (Keras 3.15) choose the fans: here fan_out = 2 * 3, not 3 * 4
+    by_axes = tf.keras.initializers.VarianceScaling(3.0, "fan_out", "uniform", seed=1,
+                                                    input_axes=[0], output_axes=[1, 2])
+    values = by_axes((4, 2, 3)).numpy()
+    assert np.abs(values).max() <= np.sqrt(3 * 3.0 / 6) and np.abs(values).max() > np.sqrt(
+        3 * 3.0 / 12)
     clone = tf.keras.initializers.deserialize(config)
     np.testing.assert_array_equal(clone((2, 2)).numpy(), init((2, 2)).numpy())
     reg = tf.keras.regularizers.deserialize(tf.keras.regularizers.serialize(
