@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+MISSING_RETURN = ": is its `return` missing?"
 NOT_ATTEMPTED = ("… Not attempted yet: replace the `...` with your answer "
                  "and run the cell again.")
 
@@ -79,7 +80,11 @@ def _first_failing_case(function, reference, cases, rtol, atol):
             return (f"Called with {_describe_args(args)}, your function raised "
                     f"{type(exc).__name__}: {exc}")
         if _unattempted(got):
-            return NOT_ATTEMPTED
+            if _body_is_todo(function):
+                return NOT_ATTEMPTED
+            missing = "." if _returns_a_value(function) else MISSING_RETURN
+            return (f"Called with {_describe_args(args)}, your function returned "
+                    f"{'None' if got is None else '...'}{missing}")
         try:
             problem = difference(got, reference(*args), rtol=rtol, atol=atol)
         except Exception as exc:  # noqa: BLE001 - report, never crash the lesson
@@ -152,13 +157,16 @@ class Exercise:
         """Start the ladder again (a fresh kernel does this too)."""
         self.wrong = 0
 
-    def check(self, answer, expected, *, rtol=1e-5, atol=1e-6, show_expected=True):
+    def check(self, answer, expected, *, rtol=1e-5, atol=1e-6, show_expected=True,
+              none_is_an_answer=False):
         """Print the verdict on `answer` against `expected` (computed by the caller).
 
         show_expected=False keeps the expected value out of the message (for
         answers the learner is meant to work out, such as a predicted shape).
+        none_is_an_answer=True: only `...` means "not attempted" (for exercises
+        where None is the mistake, such as an unwatched gradient).
         """
-        if _unattempted(answer):
+        if answer is Ellipsis or (answer is None and not none_is_an_answer):
             print(NOT_ATTEMPTED)
             return
         try:
@@ -192,6 +200,9 @@ class Exercise:
             _report(None, None, self.label)
             return
         self.wrong += 1
+        if problem.endswith(MISSING_RETURN):
+            _report(problem, "End the function with `return` and the result.", self.label)
+            return
         hint = self._mistake_hint(answer)
         if hint is None and self.hints:
             hint = self.hints[min(self.wrong, len(self.hints)) - 1]
@@ -324,6 +335,34 @@ def _report(problem, hint, label):
 
 def _unattempted(answer):
     return answer is None or answer is Ellipsis
+
+
+def _todo(): ...
+
+
+def _returns_a_value(function):
+    """Whether some `return` in the function's own code gives back more than None."""
+    import dis
+
+    function = getattr(function, "python_function", function)
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return True  # a callable object: assume it returns what it computes
+    previous = None
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "RETURN_VALUE" and not (
+                previous is not None and previous.opname == "LOAD_CONST"
+                and previous.argval is None):
+            return True
+        previous = instruction
+    return False
+
+
+def _body_is_todo(function):
+    """True for a function whose body is still only `...` (the exercise as handed out)."""
+    function = getattr(function, "python_function", function)  # a tf.function's Python body
+    code = getattr(function, "__code__", None)
+    return code is not None and code.co_code == _todo.__code__.co_code
 
 
 def _is_tensor(value):

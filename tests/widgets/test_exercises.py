@@ -206,3 +206,26 @@ def test_exercise_check_function_turns_every_failure_into_a_hint(capsys):
 
 def test_strings_of_digits_are_not_shapes():
     assert difference("23", tf.TensorShape([2, 3])) is not None
+
+
+def test_a_function_that_forgets_return_is_told_so_not_called_unattempted(capsys):
+    def forgot(x):
+        y = x * x  # noqa: F841 - the mistake under test
+
+    @tf.function
+    def todo(x):
+        ...
+
+    check_function(forgot, tf.square, [tf.constant(2.0)])
+    assert printed(capsys) == ("✗ Called with a float32 tensor of shape (), your function "
+                               "returned None: is its `return` missing?\n")
+    check_function(todo, tf.square, [tf.constant(2.0)])
+    assert printed(capsys) == NOT_ATTEMPTED + "\n"
+
+
+def test_none_can_be_the_answer_under_test(capsys):
+    ex = exercises.Exercise("Ex", ["watch it"])
+    ex.check(None, tf.constant(1.0), none_is_an_answer=True)
+    assert printed(capsys).startswith("✗ Ex: The answer is a NoneType, but a tensor is expected")
+    ex.check(..., tf.constant(1.0), none_is_an_answer=True)
+    assert printed(capsys) == NOT_ATTEMPTED + "\n"
