@@ -117,6 +117,8 @@ class _FunctionalView:
     """The `_functional` child of a Keras Sequential: its `_operations` are the model's
     layers, InputLayer first (minitf's Functional keeps them the same way)."""
 
+    _checkpoint_owner = False  # made afresh on each walk: restores wait on the Sequential
+
     def __init__(self, functional):
         self.functional = functional
 

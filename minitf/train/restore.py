@@ -32,9 +32,16 @@ from .. import module as _module
 from ..framework import errors
 from .object_graph import VARIABLE_VALUE, children, is_variable
 
-# id(parent) -> (weakref to parent, {local name: (Restoration, checkpoint node id)})
+# id(owner) -> (weakref to owner, {path below owner: (Restoration, checkpoint node id)}).
+# The owner is the nearest module, optimizer or checkpoint: lists and dicts cannot be
+# watched themselves, so a missing `_variables/3` waits on the optimizer holding the list.
 _PENDING = {}
 _TF_DTYPE_NAMES = {"float32": "float", "float64": "double"}
+
+
+def _is_owner(obj):
+    return not isinstance(obj, (list, tuple, dict)) and not is_variable(obj) and \
+        getattr(obj, "_checkpoint_owner", True)
 
 
 class Restoration:
@@ -46,15 +53,20 @@ class Restoration:
         self.matched = {}  # checkpoint node id -> id() of the live object
         self.restored_keys = set()
 
-    def match(self, node_id, obj):
-        """Match `obj` to saved node `node_id`, then their children, breadth first."""
-        queue = [(node_id, obj)]
+    def match(self, node_id, obj, owner=None, path=()):
+        """Match `obj` to saved node `node_id`, then their children, breadth first.
+
+        `owner`/`path`: where `obj` hangs, for children that must wait (see `_defer`).
+        """
+        queue = [(node_id, obj, owner, path)]
         while queue:
-            nid, live = queue.pop(0)
+            nid, live, owner, path = queue.pop(0)
             if nid in self.matched:
                 continue
             self.matched[nid] = id(live)  # ids only: a pending restore must not keep
             #                                objects alive
+            if _is_owner(live):
+                owner, path = live, ()
             node = self.nodes[nid]
             for attribute in node["attributes"]:
                 if attribute.get("name") == VARIABLE_VALUE and is_variable(live):
@@ -63,9 +75,9 @@ class Restoration:
             for child in node["children"]:
                 name, child_id = child["local_name"], child["node_id"]
                 if name in live_children:
-                    queue.append((child_id, live_children[name]))
-                elif child_id not in self.matched:
-                    _defer(live, name, self, child_id)
+                    queue.append((child_id, live_children[name], owner, path + (name,)))
+                elif child_id not in self.matched and owner is not None:
+                    _defer(owner, path + (name,), self, child_id)
 
     def _restore_value(self, key, variable):
         shape = tuple(self.file.shape(key))
@@ -97,37 +109,48 @@ class Restoration:
         return ".".join(["(root)"] + names[::-1])
 
 
-def _defer(parent, name, restoration, node_id):
-    key = id(parent)
+def _defer(owner, path, restoration, node_id):
+    key = id(owner)
     entry = _PENDING.get(key)
-    if entry is None or entry[0]() is not parent:
+    if entry is None or entry[0]() is not owner:
         try:
-            ref = weakref.ref(parent, lambda _, key=key: _forget(key))
-        except TypeError:  # lists and dicts cannot be watched
+            ref = weakref.ref(owner, lambda _, key=key: _forget(key))
+        except TypeError:  # an object that cannot be watched: its children are not deferred
             return
         entry = _PENDING[key] = (ref, {})
-    entry[1].setdefault(name, (restoration, node_id))
+    entry[1].setdefault(path, (restoration, node_id))
     _module._on_assign[:] = [attribute_assigned]
 
 
 def _forget(key, pending=_PENDING, hook=_module._on_assign):
-    """The parent is gone: its deferred restorations can never happen."""
+    """The owner is gone: its deferred restorations can never happen."""
     pending.pop(key, None)
     if not pending:
         hook[:] = []
 
 
-def attribute_assigned(parent, *_):
-    """Called by Module/Layer `__setattr__` while anything is pending: restore new children."""
-    entry = _PENDING.get(id(parent))
-    if entry is None or entry[0]() is not parent:
+def _resolve(owner, path):
+    obj = owner
+    for name in path:
+        obj = dict(children(obj)).get(name)
+        if obj is None:
+            return None
+    return obj
+
+
+def attribute_assigned(owner, *_):
+    """Called when an owner's attributes change while restores wait: match what appeared."""
+    entry = _PENDING.get(id(owner))
+    if entry is None or entry[0]() is not owner:
         return
     waiting = entry[1]
-    for name, child in children(parent):
-        if name in waiting:
-            restoration, node_id = waiting.pop(name)
-            restoration.match(node_id, child)
+    for path, (restoration, node_id) in list(waiting.items()):
+        child = _resolve(owner, path)
+        if child is not None:
+            del waiting[path]
+            if node_id not in restoration.matched:
+                restoration.match(node_id, child, owner, path)
     if not waiting:
-        _PENDING.pop(id(parent), None)
+        _PENDING.pop(id(owner), None)
     if not _PENDING:
         _module._on_assign[:] = []

@@ -37,6 +37,7 @@ from ...framework.tape import GradientTape
 from ...framework.tensor import convert_to_tensor
 from ...framework.tf_export import tf_export
 from ...framework.variables import Variable
+from ...module import _on_assign
 from ...ops.array_ops import stack
 from ...ops.clip_ops import clip_by_norm, clip_by_value
 from ...ops.math_ops import cast, minimum
@@ -195,6 +196,8 @@ class Optimizer:
         variable = Variable(np.full(shape, fill, dtype=dtype.as_numpy_dtype),
                             trainable=False, name=name)
         self._variables.append(variable)
+        if _on_assign:  # a checkpoint restore waits for this slot (tf.train, deferred)
+            _on_assign[0](self, "_variables", variable)
         return variable
 
     def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
