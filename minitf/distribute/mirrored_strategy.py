@@ -8,6 +8,13 @@ on its own part of any `PerReplica` argument. Replicas meet only in
 takes the sum. The threads really run at the same time (NumPy releases the
 GIL in its larger loops), but nothing more is shared than on real devices.
 
+Called inside a `tf.function` (the usual `distributed_train_step`), the
+replicas trace into the caller's graph, taking turns, so every node records
+its replica's device; the graph executor then runs all replicas' nodes in
+one thread (placement is recorded, not enforced). Called eagerly with a `tf.function` as `fn`, minitf runs
+fn's Python in each replica eagerly (TF would trace it once per replica):
+replicas tracing separate graphs could not all-reduce symbolic tensors.
+
 >>> import minitf as tf
 >>> strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
 >>> strategy.run(lambda x: x * 2, args=(tf.constant(3.0),))
@@ -15,7 +22,8 @@ GIL in its larger loops), but nothing more is shared than on real devices.
 """
 import threading
 
-from ..framework import device, nest
+from ..framework import context, device, nest
+from ..framework.function import Function
 from ..framework.tf_export import tf_export
 from . import distribute_lib
 from .distribute_lib import ReduceOp, ReplicaContext, Strategy, StrategyExtended
@@ -64,7 +72,10 @@ class MirroredStrategy(Strategy):
         results (a plain value when there is one replica)."""
         kwargs = kwargs or {}
         count = self.num_replicas_in_sync
-        rendezvous = _Rendezvous(count)
+        graphs = list(context.graph_stack)  # run inside a tf.function: replicas trace into it
+        if isinstance(fn, Function) and not graphs:
+            fn = fn.python_function  # eager run: each replica runs fn's Python (see above)
+        rendezvous = _Rendezvous(count, traced=bool(graphs))
         results, failures = [None] * count, [None] * count
 
         def replica_main(i):
@@ -72,6 +83,10 @@ class MirroredStrategy(Strategy):
             saved_devices = []
             state.replica = ReplicaContext(self, i, rendezvous)
             device.enter(self._placements[i], saved_devices)
+            for graph in graphs:
+                context.graph_stack.append(graph)
+            if rendezvous.lock is not None:
+                rendezvous.lock.acquire()  # one replica adds nodes to the graph at a time
             try:
                 mine_args = nest.map_structure(lambda v: _part(v, i), args)
                 mine_kwargs = nest.map_structure(lambda v: _part(v, i), kwargs)
@@ -80,6 +95,10 @@ class MirroredStrategy(Strategy):
                 failures[i] = exc
                 rendezvous.barrier.abort()  # never leave the other replicas waiting
             finally:
+                if rendezvous.lock is not None:
+                    rendezvous.lock.release()
+                for _ in graphs:
+                    context.graph_stack.pop()
                 device.leave(saved_devices)
                 state.replica = None
 
@@ -142,17 +161,28 @@ class OneDeviceStrategy(MirroredStrategy):
 class _Rendezvous:
     """Where the replicas of one `run` meet to all-reduce."""
 
-    def __init__(self, count):
+    def __init__(self, count, traced=False):
         self.count = count
         self.barrier = threading.Barrier(count, timeout=600)
         self.slots = [None] * count
+        # While tracing, replicas share the caller's graph: they take turns adding nodes.
+        self.lock = threading.Lock() if traced else None
 
     def _exchange(self, replica_id, value):
         self.slots[replica_id] = value
-        self.barrier.wait()  # everyone has handed in a value
+        self._wait()  # everyone has handed in a value
         everything = list(self.slots)
-        self.barrier.wait()  # everyone has read them: the slots may be reused
+        self._wait()  # everyone has read them: the slots may be reused
         return everything
+
+    def _wait(self):
+        if self.lock is not None:
+            self.lock.release()
+        try:
+            self.barrier.wait()
+        finally:
+            if self.lock is not None:
+                self.lock.acquire()
 
     def all_reduce(self, replica_id, reduce_op, value):
         from ..ops.creation_ops import add_n

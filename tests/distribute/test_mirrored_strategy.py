@@ -139,6 +139,43 @@ def test_tapes_in_replica_threads(strategy):
     assert [t.numpy().tolist() for t in g.values] == [[6.0, 8.0], [12.0, 16.0]]
 
 
+def test_run_a_tf_function_eagerly(strategy):
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(v * x)
+        return tf.distribute.get_replica_context().all_reduce("SUM", tape.gradient(y, v))
+
+    out = strategy.run(step, args=(tf.constant([1.0, 3.0]),))
+    assert [t.numpy().tolist() for t in out.values] == [[2.0, 6.0]] * 2
+
+
+def test_run_inside_tf_function_traces_every_replica(strategy):
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0])
+
+    def step(x):
+        ctx = tf.distribute.get_replica_context()
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(v * x) * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32)
+        v.assign_sub(0.1 * ctx.all_reduce("SUM", tape.gradient(y, v)))
+        return y
+
+    @tf.function
+    def train(x):
+        return strategy.reduce("SUM", strategy.run(step, args=(x,)), axis=None)
+
+    assert float(train(tf.constant([1.0, 2.0]))) == 15.0  # 5 * 1 + 5 * 2
+    for copy in v.values:  # the gradient 1*x + 2*x, applied on each copy
+        np.testing.assert_allclose(copy.numpy(), [0.7, 1.4], rtol=1e-6)
+    graph = train.get_concrete_function(tf.constant([1.0, 2.0])).graph
+    muls = {op.device for op in graph.get_operations() if op.type == "Mul"}
+    assert muls == {FULL.format(0), FULL.format(1)}
+
+
 @pytest.mark.parametrize("size,expected", [(7, [4, 3]), (5, [3, 2]), (1, [1, 0]), (4, [2, 2])])
 def test_distribute_dataset_shards(strategy, size, expected):
     dataset = tf.data.Dataset.range(size).batch(size)
