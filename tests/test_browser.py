@@ -10,11 +10,23 @@ click on a button) changes what is drawn. A screenshot per lesson is saved
 under the directory printed at the end (`MINITF_SCREENSHOTS`, default
 `artifacts/screenshots`).
 
+It also checks what unit tests cannot see, before and after the control is
+operated, on every tab of a tabbed widget:
+* every picture (SVG or image) fits inside its widget: no box around it
+  clips it or needs scrolling to show it, and no SVG text lies outside its SVG;
+* no label, button or tab title is cut short (`scrollWidth > clientWidth`,
+  where the browser would draw "…");
+* the tape stepper's pictured gradients (`grad ...` under each input) equal
+  the `tape.gradient(...) = [...]` result line in the same widget, and the
+  graph explorer's tracing count equals the last count in its own table of
+  calls, and the trace it names is the one its equations show.
+
 Run it alone with `python -m pytest -m browser`. It needs Chromium at
 /usr/bin/chromium (`apt-get install chromium`; Playwright never downloads a browser here).
 """
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -147,9 +159,141 @@ def run_all_cells(page, timeout=120):
     raise AssertionError(f"cells did not run within {timeout} s: {stuck[:3]}")
 
 
+# Geometry, read in the page: pictures that do not fit, and text the browser cuts short.
+LAYOUT_PROBLEMS = """(panelId) => {
+  const panel = document.getElementById(panelId);
+  const problems = [];
+  const shown = el => el.getClientRects().length > 0 && el.getBoundingClientRect().width > 0;
+  const name = el => (el.tagName + '.' + String(el.className && el.className.baseVal !== undefined
+      ? el.className.baseVal : el.className)).slice(0, 80);
+  const widgets = [...panel.querySelectorAll('.jp-OutputArea-output')]
+      .filter(o => o.querySelector('.jupyter-widgets'));
+  for (const area of widgets) {
+    const pictures = [...area.querySelectorAll('.jupyter-widgets svg, .jupyter-widgets img')]
+        .filter(el => shown(el) && !(el.parentElement && el.parentElement.closest('svg')));
+    for (const pic of pictures) {
+      const r = pic.getBoundingClientRect();
+      for (let a = pic.parentElement; a && a !== area.parentElement; a = a.parentElement) {
+        const style = getComputedStyle(a), box = a.getBoundingClientRect();
+        const clipsX = style.overflowX !== 'visible' || a === area;
+        const clipsY = style.overflowY !== 'visible';
+        if (clipsX && (r.left < box.left - 1 || r.right > box.right + 1))
+          problems.push(`${name(pic)} ${Math.round(r.width)}px wide does not fit in ${name(a)} (${Math.round(box.width)}px)`);
+        if (clipsY && (r.top < box.top - 1 || r.bottom > box.bottom + 1))
+          problems.push(`${name(pic)} ${Math.round(r.height)}px high does not fit in ${name(a)} (${Math.round(box.height)}px)`);
+        if (clipsX && style.overflowX !== 'visible' && a.scrollWidth > a.clientWidth + 1)
+          problems.push(`${name(a)} around ${name(pic)} scrolls sideways`);
+      }
+      if (pic.tagName.toLowerCase() === 'svg') {
+        for (const t of pic.querySelectorAll('text')) {
+          const tr = t.getBoundingClientRect();
+          if (tr.width && (tr.left < r.left - 1 || tr.right > r.right + 1 ||
+                           tr.top < r.top - 1 || tr.bottom > r.bottom + 1))
+            problems.push(`SVG text "${t.textContent}" lies outside its SVG`);
+        }
+      }
+    }
+    const labels = [...area.querySelectorAll(
+        '.jupyter-widgets .widget-label, .jupyter-widgets .widget-label-basic, ' +
+        '.jupyter-widgets .widget-readout, .jupyter-widgets button, .jupyter-widgets label, ' +
+        '.jupyter-widgets .lm-TabBar-tabLabel, .jupyter-widgets select')].filter(shown);
+    for (const el of labels) {
+      if (el.scrollWidth > el.clientWidth + 1 && el.textContent.trim())
+        problems.push(`label "${el.textContent.trim().slice(0, 40)}" is cut short ` +
+                      `(${el.scrollWidth}px of text in ${el.clientWidth}px)`);
+    }
+  }
+  return problems;
+}"""
+
+# The tape stepper, read in the page: each input's `grad ...` line and the result line.
+TAPE_READING = r"""(panelId) => {
+  const panel = document.getElementById(panelId);
+  const readings = [];
+  for (const pre of panel.querySelectorAll('.jupyter-widgets pre')) {
+    const m = pre.textContent.match(/tape\.gradient\([^,]+, \[([^\]]*)\]\) = \[([^\]]*)\]/);
+    if (!m) continue;
+    const widget = pre.closest('.jp-OutputArea-output');
+    const pictured = {};
+    for (const node of widget.querySelectorAll('svg g.node')) {
+      const key = node.querySelector('title').textContent;
+      if (!/^in\d+$/.test(key)) continue;
+      const texts = [...node.querySelectorAll('text')].map(t => t.textContent);
+      const grad = texts.find(t => t.startsWith('grad '));
+      pictured[key] = grad === undefined ? null : grad.slice(5);
+    }
+    readings.push({names: m[1].split(', '), result: m[2].split(', '), pictured});
+  }
+  return readings;
+}"""
+
+# The graph explorer, read in the page: the trace it names, its equations, count and table.
+GRAPH_READING = """(panelId) => {
+  const panel = document.getElementById(panelId);
+  const readings = [];
+  for (const area of panel.querySelectorAll('.jp-OutputArea-output')) {
+    const label = [...area.querySelectorAll('.jupyter-widgets p')]
+        .find(p => p.textContent.startsWith('the trace for '));
+    if (!label) continue;
+    const pres = [...area.querySelectorAll('.jupyter-widgets pre')].map(p => p.textContent);
+    const count = [...area.querySelectorAll('.jupyter-widgets p')]
+        .find(p => p.textContent.includes('experimental_get_tracing_count()'));
+    const rows = [...area.querySelectorAll('.jupyter-widgets table tr')]
+        .map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))
+        .filter(cells => cells.length === 5);
+    readings.push({trace: label.textContent.slice('the trace for '.length),
+                   equations: pres.find(t => t.startsWith('graph ')) || null,
+                   count: count ? count.textContent : null,
+                   table_counts: rows.map(cells => Number(cells[2]))});
+  }
+  return readings;
+}"""
+
+
+def check_layout(page, panel, lesson, when):
+    """Every visible widget picture fits and no label is cut short, on every tab."""
+    problems = page.evaluate(LAYOUT_PROBLEMS, panel)
+    tabs = page.locator(f"[id='{panel}'] .jupyter-widgets .lm-TabBar-tab")
+    current = [k for k in range(tabs.count())
+               if "lm-mod-current" in (tabs.nth(k).get_attribute("class") or "")]
+    for k in list(range(tabs.count())) + current:  # ends on the tab the lesson opened
+        tabs.nth(k).click()
+        page.wait_for_timeout(300)
+        title = tabs.nth(k).inner_text()
+        problems += [f"[tab {title}] {p}" for p in page.evaluate(LAYOUT_PROBLEMS, panel)]
+    assert not problems, f"{lesson} ({when}): " + "; ".join(sorted(set(problems))[:8])
+
+
+def check_against_the_engine(page, panel, lesson, when):
+    """What the tape stepper and the graph explorer say agrees with their own results."""
+    for reading in page.evaluate(TAPE_READING, panel):
+        pictured = [reading["pictured"].get(f"in{k}") for k in range(len(reading["names"]))]
+        assert pictured == reading["result"], (
+            f"{lesson} ({when}): the tape stepper pictures gradients {pictured} for "
+            f"{reading['names']} but its result line says {reading['result']}")
+    for reading in page.evaluate(GRAPH_READING, panel):
+        assert reading["equations"], f"{lesson}: the graph explorer shows no equations"
+        header = reading["equations"].splitlines()[0]  # graph f(x: float32[3]) {
+        tensors = re.findall(r"(\w+): (\w+\[[^\]]*\])", header)
+        named = dict(re.findall(r"(\w+)=(\w+\[[^\]]*\]|[^,()]+)", reading["trace"]))
+        for name, spec in tensors:
+            assert named.get(name) == spec, (
+                f"{lesson} ({when}): the explorer names the trace {reading['trace']} but its "
+                f"equations are for {header}")
+        if reading["count"] and reading["table_counts"]:
+            shown = int(re.search(r"= (\d+)", reading["count"]).group(1))
+            assert shown >= max(reading["table_counts"]), (
+                f"{lesson} ({when}): tracing count {shown} is behind its own table "
+                f"{reading['table_counts']}")
+
+
 def drawn_state(control):
     """What a control's widget area shows: the HTML of the output it sits in."""
     return control.evaluate("el => el.closest('.jp-OutputArea').innerHTML")
+
+
+def control_name(control):
+    return (control.inner_text() or control.get_attribute("class") or "a control").strip()[:40]
 
 
 def operate(page, control):
@@ -184,6 +328,7 @@ def test_lesson_runs_and_its_widget_responds(lab, browser, lesson):
         panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
         controls = page.locator(f"[id='{panel}']").locator(CONTROLS)
         assert controls.count() > 0, f"{lesson}: no widget controls were drawn"
+        check_against_the_engine(page, panel, lesson, "after running all cells")
         control = controls.first
         control.scroll_into_view_if_needed()
         before = drawn_state(control)
@@ -191,6 +336,8 @@ def test_lesson_runs_and_its_widget_responds(lab, browser, lesson):
         page.wait_for_function(
             "([el, before]) => el.closest('.jp-OutputArea').innerHTML !== before",
             arg=[control.element_handle(), before], timeout=10_000)
+        check_against_the_engine(page, panel, lesson, f"after operating {control_name(control)}")
+        check_layout(page, panel, lesson, f"after operating {control_name(control)}")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shot = SCREENSHOTS / f"{Path(lesson).stem}.png"
         page.screenshot(path=str(shot), full_page=True)

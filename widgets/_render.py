@@ -67,12 +67,29 @@ def _strip_xml_header(svg):
     return svg[start:] if start >= 0 else svg
 
 
+# An SVG keeps its natural size where there is room and shrinks, aspect kept (its viewBox),
+# to the width of a narrower box: a wide graph in a half-width panel is never cut off.
+FIT_STYLE = "max-width:100%; height:auto"
+
+
+def fit_svg(svg):
+    """The SVG with a style that shrinks it to its container's width (aspect kept).
+
+    >>> fit_svg('<svg width="300pt" height="80pt" viewBox="0 0 300 80"></svg>')
+    '<svg style="max-width:100%; height:auto" width="300pt" height="80pt" viewBox="0 0 300 80"></svg>'
+    """
+    start = svg.find("<svg")
+    if start < 0:
+        return svg
+    return f'{svg[:start]}<svg style="{FIT_STYLE}"{svg[start + 4:]}'
+
+
 def svg_html(svg, notice=None, title=None):
-    """HTML showing an SVG, with an optional title above and notice below."""
+    """HTML showing an SVG (shrunk to fit its box), with an optional title and notice."""
     parts = []
     if title:
         parts.append(f"<b>{escape(title)}</b>")
-    parts.append(f'<div style="overflow:auto; max-width:100%">{svg}</div>')
+    parts.append(f'<div style="max-width:100%">{fit_svg(svg)}</div>')
     if notice:
         parts.append(f'<div style="color:#8a6d00; font-size:85%">{escape(notice)}</div>')
     return "".join(parts)

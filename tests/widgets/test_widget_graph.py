@@ -248,5 +248,20 @@ def test_view_keeps_its_trace_when_code_calls_and_rereads_the_count_on_the_retra
 
 
 def test_no_description_is_cut_short():
+    import doctest
+
+    from widgets import _view
     from widgets._view import cut_descriptions
+
+    result = doctest.testmod(_view)  # the views' shared helpers (not in the docstring list)
+    assert result.attempted > 0 and result.failed == 0
     assert cut_descriptions(GraphExplorer(lambda x: x + 1.0, tf.constant([1.0]))) == []
+
+
+def test_pictures_shrink_to_their_half_width_panel():
+    # Lesson 16's before/after graphs are wider than half a notebook: they must scale down
+    # (aspect kept), not be cut off at the panel's edge.
+    view = GraphExplorer(everything, tf.ones([2, 3]), tf.ones([3, 4]), tf.ones([4]))
+    for html in (view.before.value, view.after.value, view.graph_picture.value):
+        assert html.count("<svg") == 1 and f'<svg style="{_render.FIT_STYLE}"' in html
+        assert "viewBox=" in html and "overflow:auto" not in html
