@@ -160,7 +160,7 @@ def run_all_cells(page, timeout=120):
 
 
 # Geometry, read in the page: pictures that do not fit, and text the browser cuts short.
-LAYOUT_PROBLEMS = """(panelId) => {
+LAYOUT_PROBLEMS = r"""(panelId) => {
   const panel = document.getElementById(panelId);
   const problems = [];
   const shown = el => el.getClientRects().length > 0 && el.getBoundingClientRect().width > 0;
@@ -228,7 +228,7 @@ TAPE_READING = r"""(panelId) => {
 }"""
 
 # The graph explorer, read in the page: the trace it names, its equations, count and table.
-GRAPH_READING = """(panelId) => {
+GRAPH_READING = r"""(panelId) => {
   const panel = document.getElementById(panelId);
   const readings = [];
   for (const area of panel.querySelectorAll('.jp-OutputArea-output')) {
@@ -241,7 +241,10 @@ GRAPH_READING = """(panelId) => {
     const rows = [...area.querySelectorAll('.jupyter-widgets table tr')]
         .map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))
         .filter(cells => cells.length === 5);
+    const cell = area.closest('.jp-Cell');
+    const input = cell && cell.querySelector('.jp-InputArea .cm-content');
     readings.push({trace: label.textContent.slice('the trace for '.length),
+                   code: input ? [...input.querySelectorAll('.cm-line')].map(l => l.textContent).join('\n') : '',
                    equations: pres.find(t => t.startsWith('graph ')) || null,
                    count: count ? count.textContent : null,
                    table_counts: rows.map(cells => Number(cells[2]))});
@@ -266,12 +269,16 @@ def check_layout(page, panel, lesson, when):
 
 def check_against_the_engine(page, panel, lesson, when):
     """What the tape stepper and the graph explorer say agrees with their own results."""
-    for reading in page.evaluate(TAPE_READING, panel):
+    source = (LESSONS / lesson).read_text()
+    tapes, graphs = page.evaluate(TAPE_READING, panel), page.evaluate(GRAPH_READING, panel)
+    assert len(tapes) >= ("TapeStepper(" in source), f"{lesson}: no tape stepper was read"
+    assert len(graphs) >= ("GraphExplorer(" in source), f"{lesson}: no graph explorer was read"
+    for reading in tapes:
         pictured = [reading["pictured"].get(f"in{k}") for k in range(len(reading["names"]))]
         assert pictured == reading["result"], (
             f"{lesson} ({when}): the tape stepper pictures gradients {pictured} for "
             f"{reading['names']} but its result line says {reading['result']}")
-    for reading in page.evaluate(GRAPH_READING, panel):
+    for reading in graphs:
         assert reading["equations"], f"{lesson}: the graph explorer shows no equations"
         header = reading["equations"].splitlines()[0]  # graph f(x: float32[3]) {
         tensors = re.findall(r"(\w+): (\w+\[[^\]]*\])", header)
@@ -280,11 +287,40 @@ def check_against_the_engine(page, panel, lesson, when):
             assert named.get(name) == spec, (
                 f"{lesson} ({when}): the explorer names the trace {reading['trace']} but its "
                 f"equations are for {header}")
+        made = explorer_arguments(reading["code"])
+        for k, (name, value) in enumerate(re.findall(r"(\w+)=(\w+\[[^\]]*\]|[^,()]+)",
+                                                     reading["trace"])):
+            if "[" not in value and k < len(made) and re.fullmatch(r"[-\w.'\"]+", made[k]):
+                assert made[k] == value, (  # a Python value written in the cell
+                    f"{lesson} ({when}): the cell makes the explorer with {name}={made[k]} "
+                    f"but it shows the trace for {reading['trace']}")
         if reading["count"] and reading["table_counts"]:
             shown = int(re.search(r"= (\d+)", reading["count"]).group(1))
             assert shown >= max(reading["table_counts"]), (
                 f"{lesson} ({when}): tracing count {shown} is behind its own table "
                 f"{reading['table_counts']}")
+
+
+def explorer_arguments(code):
+    """The arguments after the function in `GraphExplorer(f, a, b)` as written in a cell."""
+    start = code.find("GraphExplorer(")
+    if start < 0:
+        return []
+    parts, depth, current = [], 0, ""
+    for char in code[start + len("GraphExplorer("):]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    parts.append(current.strip())
+    return parts[1:]
 
 
 def drawn_state(control):
