@@ -65,8 +65,19 @@ def test_requirements_resolve_for_a_fresh_image(tmp_path):
          "--report", str(report), "-r", "binder/requirements.txt"],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
-    names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
-    assert {"minitf", "numpy", "jupyterlab", "ipywidgets", "matplotlib", "graphviz"} <= names
+    names = {item["metadata"]["name"].lower().replace("_", "-")  # (as PEP 503 normalizes)
+             for item in json.loads(report.read_text())["install"]}
+    assert {"minitf", "numpy", "jupyterlab", "ipywidgets", "matplotlib", "graphviz",
+            "tensorboard", "jupyter-server-proxy"} <= names
+
+
+def test_start_script_points_tensorboard_at_the_proxy(rendered):
+    dockerfile, _ = rendered
+    assert 'R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in dockerfile
+    env = {"JUPYTERHUB_SERVICE_PREFIX": "/user/learner/", "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([str(BINDER / "start"), "sh", "-c", "echo $TENSORBOARD_PROXY_URL"],
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "/user/learner/proxy/%PORT%/", result.stderr
 
 
 def test_readme_badge_opens_lesson_01_in_jupyterlab():
