@@ -11,6 +11,7 @@ One distributed training step, as Keras 3 does it on TensorFlow:
 4. the optimizer applies that gradient once to the mirrored variables, which
    updates every copy alike.
 
+A replica whose shard is empty (a short last batch) adds zero gradients.
 With equal shards the sum in step 3 is exactly the single-device gradient of
 the full batch (up to float rounding): the simulation is honest. Loss and
 metrics are then computed from all replicas' predictions together.
@@ -20,7 +21,7 @@ each replica's step eagerly (threads and tracing do not mix here).
 """
 from ..framework.tape import GradientTape
 from ..ops.array_ops import concat
-from ..ops.creation_ops import zeros_like
+from ..ops.creation_ops import constant, zeros_like
 from . import distribute_lib
 from .input_lib import split_batch
 
@@ -34,22 +35,29 @@ def train_function(model, strategy):
     def replica_step(shard):
         x, y, sample_weight = unpack_x_y_sample_weight(shard)
         variables = model.trainable_variables
+        rows = int(_leaves(x)[0].shape[0])
         with GradientTape() as tape:
             y_pred = model(x, training=True)
-            loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-            scaled = loss / count
+            if rows == 0:  # a short last batch left this replica nothing
+                loss = scaled = constant(0.0)
+            else:
+                loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+                scaled = loss / count
         grads = tape.gradient(scaled, variables)
         grads = [zeros_like(v) if g is None else g for g, v in zip(grads, variables)]
         context = distribute_lib.get_replica_context()
-        return context.all_reduce("SUM", grads), context.all_reduce("SUM", scaled), y_pred
+        # the loss logged is each replica's mean loss weighted by its rows, as Keras does
+        return context.all_reduce("SUM", grads), loss * float(rows), y_pred
 
     def one_step_on_data(data):
-        grads, loss, y_pred = strategy.run(replica_step, args=(split_batch(data, strategy),))
+        grads, weighted_loss, y_pred = strategy.run(
+            replica_step, args=(split_batch(data, strategy),))
         first = strategy.experimental_local_results
         model.optimizer.apply(first(grads)[0] if count > 1 else grads,
                               model.trainable_variables)
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        model._track_loss(first(loss)[0], x)
+        rows = float(_leaves(x)[0].shape[0])
+        model._track_loss(strategy.reduce("SUM", weighted_loss, axis=None) / rows, x)
         parts = [first(p) for p in _leaves(y_pred)]
         y_pred = _rebuild(y_pred, [concat(list(p), axis=0) for p in parts])
         return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)

@@ -54,6 +54,12 @@ with s.scope():
     out["keras_var"] = type(kernel if callable(kernel.value) else kernel.value).__name__
 h = model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
 out["fit"] = [[a.tolist() for a in model.get_weights()], h.history["loss"]]
+with s.scope():  # 9 rows in batches of 8: the last batch gives replica 1 nothing
+    model = keras.Sequential([keras.Input((3,)),
+                              keras.layers.Dense(2, kernel_initializer="ones")])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+h = model.fit(x[:9], y[:9], batch_size=8, epochs=1, shuffle=False, verbose=0)
+out["uneven_fit"] = [[a.tolist() for a in model.get_weights()], h.history["loss"]]
 print(json.dumps(out))
 '''
 
@@ -87,8 +93,9 @@ def test_same_as_real_tf(real, mine, key):
         assert mine[key] == expected
 
 
-def test_two_replica_fit_same_as_real_keras(real, mine):
-    (weights, loss), (weights_tf, loss_tf) = mine["fit"], real["fit"]
+@pytest.mark.parametrize("key", ["fit", "uneven_fit"])
+def test_two_replica_fit_same_as_real_keras(real, mine, key):
+    (weights, loss), (weights_tf, loss_tf) = mine[key], real[key]
     for a, b in zip(weights, weights_tf):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(loss, loss_tf, rtol=1e-5)

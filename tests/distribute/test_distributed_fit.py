@@ -1,5 +1,6 @@
 """model.fit under strategy.scope(): N replicas give the weights one device gives on the
 full batch, and each replica sees only its shard."""
+import contextlib
 import threading
 
 import numpy as np
@@ -92,3 +93,22 @@ def test_without_scope_fit_is_unchanged():
     model, _, seen = train(None)
     assert [s[0] for s in seen] == ["MainThread"]  # the build; then one traced step function
     assert type(model.layers[1].kernel) is tf.keras.Variable
+
+
+def test_short_last_batch_leaves_a_replica_empty():
+    # 9 rows in batches of 8: the last batch is 1 row, so replica 1 gets none and adds zero
+    # gradients; the logged loss is still the mean over the rows (as in Keras on TF).
+    x, y = data()
+    histories, weights = [], []
+    for strategy in (None, tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])):
+        tf.keras.utils.set_random_seed(1)
+        with strategy.scope() if strategy else contextlib.nullcontext():
+            model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+            model.compile(optimizer="sgd", loss="mse")
+        histories.append(model.fit(x[:9], y[:9], batch_size=8, shuffle=False,
+                                   verbose=0).history["loss"])
+        weights.append(model.get_weights()[0])
+    np.testing.assert_allclose(histories[0], histories[1], rtol=1e-5)
+    assert np.isfinite(weights[1]).all()
+    # the lone row's loss counts half (scaled by 1/replicas), so the weights differ
+    assert not np.allclose(weights[0], weights[1], rtol=1e-6, atol=1e-7)
