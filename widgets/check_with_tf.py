@@ -157,30 +157,48 @@ def make_job(library, lessons):
 
 def run_cells(python, library, lessons, timeout=900):
     """Run each lesson's cells with `library` in `python`: per lesson, per cell, a result."""
-    job = make_job(library, lessons)
+    with tempfile.TemporaryDirectory() as scratch:
+        return _finish(_start(python, library, lessons, scratch), timeout)
+
+
+def _start(python, library, lessons, scratch):
+    """Start the runner in its own process (minitf's and TF's run side by side)."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="-1",
                PYTHONHASHSEED="0", MPLBACKEND="Agg")
     if library == "tensorflow":
         env.pop("PYTHONPATH", None)  # never let this checkout shadow real TF's packages
-    with tempfile.TemporaryDirectory() as scratch:
-        job_path, result_path = os.path.join(scratch, "job.json"), os.path.join(scratch, "out.json")
-        with open(job_path, "w", encoding="utf-8") as handle:
-            json.dump(job, handle)
-        done = subprocess.run([python, _RUNNER, library, job_path, result_path, _REPO],
-                              env=env, capture_output=True, text=True, timeout=timeout)
-        if done.returncode != 0 or not os.path.exists(result_path):
-            raise RuntimeError(f"running the lessons with {library} in {python} failed "
-                               f"(exit {done.returncode}):\n{done.stderr[-3000:]}")
-        with open(result_path, encoding="utf-8") as handle:
-            return json.load(handle)
+    job_path = os.path.join(scratch, f"{library}-job.json")
+    result_path = os.path.join(scratch, f"{library}-out.json")
+    with open(job_path, "w", encoding="utf-8") as handle:
+        json.dump(make_job(library, lessons), handle)
+    process = subprocess.Popen([python, _RUNNER, library, job_path, result_path, _REPO],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
+    return process, library, python, result_path
 
 
-def compare(paths, tf_python):
+def _finish(started, timeout):
+    process, library, python, result_path = started
+    try:
+        _, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise RuntimeError(f"running the lessons with {library} took over {timeout} s")
+    if process.returncode != 0 or not os.path.exists(result_path):
+        raise RuntimeError(f"running the lessons with {library} in {python} failed "
+                           f"(exit {process.returncode}):\n{stderr[-3000:]}")
+    with open(result_path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def compare(paths, tf_python, timeout=900):
     """Run `paths` under both libraries: [(path, cells, kinds, mine, theirs, problems)]."""
     lessons = [(path, read_lesson(path)) for path in paths]
     plain = [(path, cells) for path, (cells, _) in lessons]
-    mine_all = run_cells(sys.executable, "minitf", plain)
-    theirs_all = run_cells(tf_python, "tensorflow", plain)
+    with tempfile.TemporaryDirectory() as scratch:
+        mine = _start(sys.executable, "minitf", plain, scratch)
+        theirs = _start(tf_python, "tensorflow", plain, scratch)
+        mine_all, theirs_all = _finish(mine, timeout), _finish(theirs, timeout)
     report = []
     for (path, (cells, markdown)), mine, theirs in zip(lessons, mine_all, theirs_all):
         kinds = [classify(c, m, t) for c, m, t in zip(cells, mine, theirs)]
