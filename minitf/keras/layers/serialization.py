@@ -66,8 +66,11 @@ def serialize(layer):
     config = {"module": module, "class_name": cls.__name__, "config": layer.get_config(),
               "registered_name": registered}
     shapes = getattr(layer, "_build_shapes_dict", None)
-    if layer.built and shapes and "input_shape" in shapes and cls.__name__ != "InputLayer":
+    if layer.built and shapes and "input_shape" in shapes and cls.__name__ != "InputLayer" \
+            and len(inspect.signature(cls.build).parameters) == 2:  # build(self, input_shape)
         config["build_config"] = {"input_shape": _plain(shapes["input_shape"])}
+    # (a build with several shapes, as MultiHeadAttention's, is Keras's "shapes_dict": not
+    # written; the model's calls build such layers when it is loaded)
     return config
 
 
