@@ -286,3 +286,10 @@ def test_h5py_is_imported_only_when_needed(monkeypatch):
     with pytest.raises(ImportError, match=r"pip install 'h5py>=3.8'"):
         model.save_weights("never-written.weights.h5")
     assert not os.path.exists("never-written.weights.h5")
+
+
+def test_saving_benchmark_runs_within_its_goal():
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "saving.py")
+    out = subprocess.run([sys.executable, script, "--repeats", "1"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.count("save ") == 2 and "OVER GOAL" not in out, out
