@@ -167,6 +167,25 @@ def test_log_device_placement(capsys):
         "Mul: (Mul): " + FULL.format(0), "AddV2: (AddV2): " + FULL.format(1)]
 
 
+def test_log_device_placement_of_graph_runs(capsys):
+    split_cpu(2)
+
+    @tf.function
+    def f(x):
+        with tf.device("/CPU:1"):
+            y = tf.matmul(x, x)
+        return tf.reduce_sum(y)
+
+    x = tf.ones((2, 2))
+    f(x)  # traced (and run) before logging starts
+    tf.debugging.set_log_device_placement(True)
+    f(x)
+    tf.debugging.set_log_device_placement(False)
+    lines = capsys.readouterr().out.splitlines()
+    assert "MatMul: (MatMul): " + FULL.format(1) in lines
+    assert "Sum: (Sum): " + FULL.format(0) in lines
+
+
 # --- against real TF ------------------------------------------------------------------
 
 TF_SNIPPET = r'''

@@ -26,10 +26,10 @@ import sys
 
 import numpy as np
 
-from . import errors
+from . import context, device, errors
 from .graph import Const, Placeholder
 from .op import explain_failure
-from .tensor import EagerTensor
+from .tensor import DEFAULT_DEVICE, EagerTensor
 
 
 class Plan:
@@ -85,6 +85,8 @@ def run(plan, arrays):
     for index, array in zip(plan.input_slots, arrays):
         values[index] = array
     spares = plan.spares
+    if context.default_device is not None:  # tf.debugging.set_log_device_placement(True)
+        log_placement(plan.graph)
     for forward, ins, attrs, single, outs, node, drop, into, recycle in plan.steps:
         try:
             if into:
@@ -111,6 +113,15 @@ def run(plan, arrays):
                 if _unshared(array):
                     spares[i] = array
     return [np.asarray(values[i]) for i in plan.output_slots]
+
+
+def log_placement(graph):
+    """Print where each node of a graph run is placed, in TF's format. Placement is
+    recorded, not enforced: every node runs on the one CPU (framework/device.py)."""
+    for node in graph.nodes:
+        if node.op is not Placeholder:
+            name = device.resolve(device.parse(node.device)) if node.device else DEFAULT_DEVICE
+            print(f"{node.name}: ({node.op.name}): {name}")
 
 
 SMALL = 1 << 16  # bytes: smaller arrays come cheaply from NumPy's and malloc's free lists
