@@ -38,6 +38,7 @@ FORMAT = "minitf-checkpoint"
 VERSION = 1
 DATA_SUFFIX = ".data-00000-of-00001"
 INDEX_SUFFIX = ".index"
+_SSTABLE_MAGIC = bytes.fromhex("57fb808b247547db")  # the last 8 bytes of TF's .index
 MAX_INDEX_BYTES = 64 << 20  # an index is names and shapes: far below this
 _DTYPES = frozenset(("bool", "float16", "float32", "float64", "int8", "int16", "int32",
                      "int64", "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"))
@@ -121,6 +122,11 @@ class CheckpointFile:
                              f"{MAX_INDEX_BYTES} an index can be")
         with open(self.index_path, "rb") as f:
             raw = f.read(MAX_INDEX_BYTES + 1)
+        if raw.endswith(_SSTABLE_MAGIC):
+            raise _data_loss(self.index_path, "this index is in TensorFlow's own format (an "
+                             "SSTable of protobufs); minitf reads only the JSON + .npz "
+                             "checkpoints minitf writes. Re-save the weights from TensorFlow "
+                             "as a Keras file (model.save('m.keras')) to move them")
         try:
             index = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
