@@ -80,7 +80,7 @@ def _first_failing_case(function, reference, cases, rtol, atol):
             return (f"Called with {_describe_args(args)}, your function raised "
                     f"{type(exc).__name__}: {exc}")
         if _unattempted(got):
-            if _body_is_todo(function):
+            if got is Ellipsis or _body_is_todo(function):
                 return NOT_ATTEMPTED
             missing = "." if _returns_a_value(function) else MISSING_RETURN
             return (f"Called with {_describe_args(args)}, your function returned "
@@ -232,6 +232,11 @@ def same(answer, expected, rtol=1e-5, atol=1e-6):
         return difference(answer, expected, rtol=rtol, atol=atol) is None
     except Exception:  # noqa: BLE001
         return False
+
+
+def unattempted(answer):
+    """True for `...`, None, and a function whose body is still `...`."""
+    return _unattempted(answer) or (callable(answer) and _body_is_todo(answer))
 
 
 def _hide_expected(problem, answer):
