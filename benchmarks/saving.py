@@ -45,6 +45,10 @@ def weights_file(folder):
     return os.path.join(folder, "cnn.weights.h5")
 
 
+def saved_model_dir(folder):
+    return os.path.join(folder, "cnn_saved_model")
+
+
 # (name, save(model, folder), load(model, folder) -> anything)
 FORMATS = [
     ("model.save / load_model (.keras)",
@@ -53,6 +57,9 @@ FORMATS = [
     ("save_weights / load_weights (.weights.h5)",
      lambda model, folder: model.save_weights(weights_file(folder)),
      lambda model, folder: model.load_weights(weights_file(folder))),
+    ("tf.saved_model.save / load (SavedModel)",
+     lambda model, folder: tf.saved_model.save(model, saved_model_dir(folder)),
+     lambda model, folder: tf.saved_model.load(saved_model_dir(folder))),
 ]
 
 
