@@ -28,5 +28,6 @@ instead of vanishing. `python benchmarks/widgets.py` times every control
 against the 150 ms budget and measures the training monitor's overhead.
 (`widgets/exercises.py` and `widgets/under_the_hood.py` serve the lessons'
 exercise checks and source views; `widgets/module_tree.py` draws a
-`tf.Module`'s tree of modules and variables.)
+`tf.Module`'s tree of modules and variables; `widgets/tensorboard_reader.py`
+plots TensorBoard logs with matplotlib where TensorBoard itself cannot run.)
 """

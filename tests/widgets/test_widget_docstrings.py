@@ -15,11 +15,12 @@ from widgets import (
     pipeline,
     surfaces,
     tape,
+    tensorboard_reader,
     training,
 )
 
 MODULES = [_layout, _render, broadcast, graph, tape, optimizer_race, _race_draw, surfaces,
-           pipeline, training, layout]
+           pipeline, training, layout, tensorboard_reader]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
