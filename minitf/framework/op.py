@@ -131,12 +131,12 @@ def apply(op, inputs, attrs=None):
     >>> apply(Exp, [tf.constant(0.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    tapes = device = None
+    tapes = None
     if context.active:  # some thread is tracing, taping or placing: look at its state
         state = context._state
         if state.graph_stack:
             return state.graph_stack[-1].add_node(op, inputs, attrs or {})
-        tapes = state.tape_stack
+        tapes = state.tape_stack  # a list (maybe empty): the checks below are due
         device = state.device or context.default_device  # framework/device.py
     check_dtypes(op, inputs)
     try:
@@ -155,10 +155,11 @@ def apply(op, inputs, attrs=None):
         outputs = _wrap(result)
     else:
         outputs = tuple(_wrap(r) for r in result)
-    if device is not None:
-        device.place(op.name, outputs)
-    if tapes and op.grad is not None:
-        record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
+    if tapes is not None:  # plain eager code (the fast path) skips both checks
+        if device is not None:
+            device.place(op.name, outputs)
+        if tapes and op.grad is not None:
+            record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
     return outputs
 
 
