@@ -79,6 +79,7 @@ def graph_controls():
         "new shape (first tensor's leading axis + 1)")
     yield "graph: call with same signature", lambda: view.call_variation(
         "same signature, new values")
+    yield "graph: Retracing tab (count and calls re-read)", view.show_history
 
 
 def optimizer_race_controls():
