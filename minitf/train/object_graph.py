@@ -46,7 +46,12 @@ _OPTIMIZER_IGNORED = frozenset(("_index", "_slots"))  # minitf's lookup tables
 _KERAS_RENAMED = {"Dense": {"kernel": "_kernel"}, "EinsumDense": {"kernel": "_kernel"},
                   "Embedding": {"embeddings": "_embeddings"},
                   "Conv1D": {"kernel": "_kernel"}, "Conv2D": {"kernel": "_kernel"},
-                  "Conv3D": {"kernel": "_kernel"}}
+                  "Conv3D": {"kernel": "_kernel"}, "RNN": {"_cell_ref": "cell"}}
+# Keras 3 layers whose weights live in sublayers minitf does not have: attribute ->
+# (sublayer name, weight name). MultiHeadAttention keeps four EinsumDense layers.
+_KERAS_GROUPED = {"MultiHeadAttention": {
+    f"{part}_{weight}": (f"_{part}_dense", "_kernel" if weight == "kernel" else "bias")
+    for part in ("query", "key", "value", "output") for weight in ("kernel", "bias")}}
 
 
 def is_variable(obj):
@@ -92,25 +97,50 @@ def _attribute_children(obj):
     from ..module import Module
 
     ignored = getattr(obj, "_TF_MODULE_IGNORED_PROPERTIES", frozenset())
-    renamed = {}
+    renamed, grouped = {}, {}
     if isinstance(obj, Layer):
         ignored = ignored | _KERAS_IGNORED
-        for cls in type(obj).__mro__:
-            if cls.__module__.startswith("minitf.") and cls.__name__ in _KERAS_RENAMED:
-                renamed = _KERAS_RENAMED[cls.__name__]
-                break
+        renamed = _keras_table(obj, _KERAS_RENAMED)
+        grouped = _keras_table(obj, _KERAS_GROUPED)
     elif isinstance(obj, Optimizer):
         ignored = ignored | _OPTIMIZER_IGNORED
     elif not isinstance(obj, Module):
         return []
-    result = []
+    result, views = [], {}
     for name, value in vars(obj).items():
         if name in ignored or name.startswith("__") or not _holds_trackable(value):
             continue
         if name == "_functional" and isinstance(obj, Layer):
             value = _FunctionalView(value)  # Keras 3: Sequential -> _functional -> _operations
+        if name in grouped:
+            sublayer, weight = grouped[name]
+            if sublayer not in views:
+                views[sublayer] = _View()
+                result.append((sublayer, views[sublayer]))
+            views[sublayer].children.append((weight, value))
+            continue
         result.append((renamed.get(name, name), value))
     return result
+
+
+def _keras_table(layer, table):
+    """The entry of `table` for the first minitf Keras class `layer` is an instance of."""
+    for cls in type(layer).__mro__:
+        if cls.__module__.startswith("minitf.") and cls.__name__ in table:
+            return table[cls.__name__]
+    return {}
+
+
+class _View:
+    """A node Keras 3 has and minitf does not (an EinsumDense of MultiHeadAttention)."""
+
+    _checkpoint_owner = False  # made afresh on each walk: restores wait on the real layer
+
+    def __init__(self):
+        self.children = []
+
+    def _checkpoint_children(self):
+        return list(self.children)
 
 
 class _FunctionalView:

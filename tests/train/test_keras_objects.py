@@ -75,3 +75,21 @@ def test_optimizer_slots_are_saved_once(tmp_path):
     keys = [k for k, _ in tf.train.list_variables(path)]
     assert not any("_momentums" in k or "_velocities" in k for k in keys)
     assert len(keys) == 1 + 2 + 6 + 12
+
+
+def test_attention_and_rnn_round_trip_and_defer(tmp_path):
+    """MultiHeadAttention's weights sit under Keras 3's `_query_dense/_kernel`... (minitf has
+    no EinsumDense sublayers: the names are mapped) and still restore when built later."""
+    q = np.linspace(-1, 1, 60, dtype="float32").reshape(2, 5, 6)
+    source = keras.layers.MultiHeadAttention(2, 4)
+    rnn = keras.layers.LSTM(3)
+    expected, expected_rnn = source(q, q).numpy(), rnn(q).numpy()
+    path = tf.train.Checkpoint(attention=source, rnn=rnn).write(str(tmp_path / "a"))
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert "attention/_query_dense/_kernel/.ATTRIBUTES/VARIABLE_VALUE" in keys
+    assert "rnn/cell/recurrent_kernel/.ATTRIBUTES/VARIABLE_VALUE" in keys
+    target, target_rnn = keras.layers.MultiHeadAttention(2, 4), keras.layers.LSTM(3)
+    status = tf.train.Checkpoint(attention=target, rnn=target_rnn).read(path)
+    np.testing.assert_allclose(target(q, q).numpy(), expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(target_rnn(q).numpy(), expected_rnn, rtol=0, atol=1e-6)
+    status.assert_consumed()

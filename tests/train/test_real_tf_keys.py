@@ -78,6 +78,21 @@ BODY = textwrap.dedent('''
     out["functional"] = keys(tf.train.Checkpoint(model=keras.Model(inputs, outputs)).write(
         os.path.join(d, "fn")))
 
+    more = {
+        "rnn": keras.Sequential([keras.Input((5, 3)), keras.layers.LSTM(4, return_sequences=True),
+                                 keras.layers.GRU(2, return_sequences=True),
+                                 keras.layers.Bidirectional(keras.layers.SimpleRNN(2))]),
+        "conv": keras.Sequential([keras.Input((8, 8, 3)), keras.layers.DepthwiseConv2D(3),
+                                  keras.layers.SeparableConv2D(2, 1),
+                                  keras.layers.Conv2DTranspose(2, 2), keras.layers.Reshape((-1, 2)),
+                                  keras.layers.Conv1D(2, 3), keras.layers.LayerNormalization(),
+                                  keras.layers.TimeDistributed(keras.layers.Dense(2))]),
+    }
+    q = keras.Input((5, 6))
+    more["attention"] = keras.Model(q, keras.layers.MultiHeadAttention(2, 4)(q, q))
+    for name, model in more.items():
+        out[name] = keys(tf.train.Checkpoint(model=model).write(os.path.join(d, name)))
+
     class Block(keras.layers.Layer):
         def __init__(self):
             super().__init__()
@@ -180,7 +195,7 @@ def both():
 
 
 KEY_CASES = ["module_write", "module_save", "sequential_adam", "cnn_sgd", "functional",
-             "subclassed"]
+             "subclassed", "rnn", "conv", "attention"]
 
 
 @pytest.mark.parametrize("case", KEY_CASES)
