@@ -295,3 +295,21 @@ def test_saving_benchmark_runs_and_reports_both_formats():
     lines = [line for line in out.splitlines() if "<= 1 s each way" in line]
     assert len(lines) == 2 and all(" ms   load " in line for line in lines), out
     # (the 1 s goal itself is read off the output: a shared CI machine may be slower)
+
+
+def test_serialize_and_deserialize_keras_object_and_their_spellings(tmp_path):
+    utils, saving = tf.keras.utils, tf.keras.saving
+    assert utils.serialize_keras_object is saving.serialize_keras_object  # TF 2.21: utils
+    assert utils.register_keras_serializable is saving.register_keras_serializable
+    for obj in (tf.keras.layers.Dense(2, name="d"), tf.keras.optimizers.Adam(0.25),
+                tf.keras.losses.MeanSquaredError(), tf.keras.initializers.HeNormal(seed=3)):
+        config = json.loads(json.dumps(utils.serialize_keras_object(obj)))
+        back = utils.deserialize_keras_object(config)
+        assert type(back) is type(obj) and back.get_config() == obj.get_config()
+    assert utils.deserialize_keras_object(utils.serialize_keras_object(
+        tf.keras.activations.relu)) is tf.keras.activations.relu
+    with pytest.raises(TypeError, match="Could not locate class 'Plain'"):
+        utils.deserialize_keras_object({"module": "x", "class_name": "Plain", "config": {}})
+    model = make_fixtures.build_sequential(tf.keras)
+    saving.save_weights(model, tmp_path / "m.weights.h5")  # Keras 3's function spellings
+    saving.load_weights(model, tmp_path / "m.weights.h5")

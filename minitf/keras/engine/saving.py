@@ -19,12 +19,14 @@ True
 """
 import os
 
+from ...framework.tf_export import tf_export
 from ..saving import h5_weights
 from ..saving.atomic import atomic_write
 
 SUFFIX = ".weights.h5"
 
 
+@tf_export("keras.saving.save_weights")
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     filepath = os.fspath(filepath)
     if max_shard_size is not None:
@@ -41,6 +43,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         h5_weights.write_weights(model, tmp)
 
 
+@tf_export("keras.saving.load_weights")
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     filepath = os.fspath(filepath)
     if filepath.endswith(".keras"):
