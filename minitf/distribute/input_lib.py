@@ -3,6 +3,12 @@
 A global batch of B examples over N replicas is cut in order into pieces of
 ceil(B / N): B=7, N=2 gives 4 and 3; B=1, N=2 gives 1 and 0 (an empty shard),
 as TF's rebatching does. Each piece is made on its replica's device.
+
+>>> import minitf as tf
+>>> strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+>>> [x.numpy().tolist() for x in strategy.experimental_distribute_dataset(
+...     tf.data.Dataset.range(5).batch(3))]
+[[0, 1, 2], [3, 4]]
 """
 from ..framework import device, nest
 from .values import PerReplica
@@ -34,7 +40,10 @@ class DistributedDataset:
 
     def __iter__(self):
         for batch in self._dataset:
-            yield split_batch(batch, self._strategy)
+            if self._strategy.num_replicas_in_sync == 1:
+                yield batch  # one replica: the batch itself, as TF gives it
+            else:
+                yield split_batch(batch, self._strategy)
 
     @property
     def element_spec(self):

@@ -18,6 +18,18 @@ metrics are then computed from all replicas' predictions together.
 
 In TensorFlow the step runs inside `tf.function` in each replica; minitf runs
 each replica's step eagerly (threads and tracing do not mix here).
+`evaluate` and `predict` are not distributed: they run on the whole batch in
+the calling thread, reading the first copy of each mirrored weight (all copies
+are equal). The strategy is the one `compile` was called under (Keras 3 takes
+the one in effect when the model is made).
+
+>>> import minitf as tf
+>>> with tf.distribute.MirroredStrategy(["/cpu:0"]).scope():
+...     model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+...     model.compile(optimizer="sgd", loss="mse")
+>>> history = model.fit(tf.ones((4, 2)), tf.ones((4, 1)), batch_size=4, verbose=0)
+>>> len(history.history["loss"])
+1
 """
 from ..framework.tape import GradientTape
 from ..ops.array_ops import concat

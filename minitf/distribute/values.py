@@ -158,11 +158,13 @@ def _mirrored_class(variable_class):
 
 def _mirrored(variable_class, args, kwargs):
     """`Variable.__new__`'s hook: a MirroredVariable inside a mirrored strategy's scope."""
-    from .mirrored_strategy import MirroredStrategy
     state = distribute_lib._state
+    if not state.strategy_stack or not (args or kwargs):  # no scope open (or a copy.copy)
+        return None
     if state.replica is not None or getattr(state, "creating", False) or \
             issubclass(variable_class, MirroredVariable):
         return None
+    from .mirrored_strategy import MirroredStrategy
     strategy = distribute_lib.get_strategy()
     if not isinstance(strategy, MirroredStrategy):
         return None
