@@ -28,6 +28,7 @@ SUFFIX = ".weights.h5"
 
 @tf_export("keras.saving.save_weights")
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
+    """Write `model`'s weights (and its optimizer's) to a `.weights.h5` file, atomically."""
     filepath = os.fspath(filepath)
     if max_shard_size is not None:
         raise NotImplementedError("minitf writes one `.weights.h5` file: max_shard_size "
@@ -45,6 +46,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
 
 @tf_export("keras.saving.load_weights")
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    """Read a `.weights.h5` (or `.keras`) file into the built `model`, shapes checked first."""
     filepath = os.fspath(filepath)
     if filepath.endswith(".keras"):
         from ..saving import keras_file
