@@ -5,7 +5,10 @@ package's own protocol buffers (`tensorboard.compat.proto`: `Event`,
 `Summary`, `TensorProto`, `GraphDef`, `RunMetadata`) and its TFRecord
 `RecordWriter` (length, masked CRC32C, data, masked CRC32C). Those are the
 very classes TensorFlow itself uses through TensorBoard, and they work
-without TensorFlow installed. `import minitf` never needs them.
+without TensorFlow installed. (tensorboardX would be a second, independent
+implementation of the same files; the `tensorboard` package is the reader
+the files are for, so writing with its own protos cannot drift from it.)
+`import minitf` never needs them.
 
 >>> event_pb2 = tensorboard("compat.proto.event_pb2")
 >>> event_pb2.Event(file_version="brain.Event:2").file_version
