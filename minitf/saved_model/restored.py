@@ -10,6 +10,24 @@ with the saved attributes (submodules, variables, functions), as in TensorFlow.
   TF's `ValueError` ("Could not find matching concrete function ...").
 * A signature (`loaded.signatures["serving_default"]`) is a concrete function
   called with named tensors that returns a dict of named outputs.
+
+>>> import os, tempfile
+>>> module = tf.Module()
+>>> module.square = tf.function(lambda x: x * x)
+>>> _ = module.square(tf.constant(3.0))                  # the one trace that is saved
+>>> path = os.path.join(tempfile.mkdtemp(), "m")
+>>> tf.saved_model.save(module, path)
+>>> loaded = tf.saved_model.load(path)
+>>> type(loaded.square).__name__, loaded.square(tf.constant(4.0))
+('RestoredFunction', <tf.Tensor: shape=(), dtype=float32, numpy=16.0>)
+>>> loaded.square(tf.constant([4.0]))                    # a shape that was never traced
+Traceback (most recent call last):
+  ...
+ValueError: Could not find matching concrete function to call loaded from the SavedModel. Got:
+...
+
+In TensorFlow the same classes live in `tensorflow/python/saved_model/load.py`
+(`_UserObject`) and `function_deserialization.py` (`RestoredFunction`).
 """
 import collections.abc
 import inspect

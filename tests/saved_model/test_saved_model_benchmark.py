@@ -1,5 +1,6 @@
 """benchmarks/saving.py's SavedModel entry saves and loads the lesson CNN correctly."""
 import importlib.util
+import json
 import os
 
 import numpy as np
@@ -27,6 +28,7 @@ def test_the_savedmodel_entry_round_trips_the_lesson_cnn(tmp_path):
     got = loaded.signatures["serving_default"](inputs=tf.constant(x))["output_0"]
     np.testing.assert_allclose(got.numpy(), model(x, training=False).numpy(), rtol=1e-5,
                                atol=1e-6)
-    assert "Conv2D" in {node["op"] for f in __import__("json").load(open(
-        os.path.join(str(tmp_path), "cnn_saved_model", "saved_model.json")))[
-        "concrete_functions"] for node in f["graph"]["nodes"]}
+    with open(os.path.join(str(tmp_path), "cnn_saved_model", "saved_model.json")) as f:
+        document = json.load(f)
+    assert "Conv2D" in {node["op"] for function in document["concrete_functions"]
+                        for node in function["graph"]["nodes"]}

@@ -130,6 +130,8 @@ def test_signatures(saved):
     np.testing.assert_allclose(by_position["y"].numpy(), by_name["y"].numpy())
     with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
         serving(z=x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+        serving(x=tf.constant([[1.0, 2.0, 3.0]]))  # as in TF: the graph's MatMul fails
 
 
 def test_signature_choices(tmp_path):
