@@ -245,3 +245,44 @@ def test_import_needs_no_tensorboard_and_writing_says_how_to_install(tmp_path):
                           timeout=120, cwd=os.path.dirname(os.path.dirname(tf.__path__[0])))
     assert done.returncode == 0, done.stderr
     assert "pip install 'tensorboard>=2.16'" in done.stdout
+
+
+def test_write_takes_any_tensor_and_metadata(tmp_path):
+    from tensorboard.compat.proto import summary_pb2
+    metadata = summary_pb2.SummaryMetadata(
+        plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name="custom"))
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(step=4):
+        assert tf.summary.write("raw", tf.constant([[1, 2], [3, 4]]), metadata=metadata).numpy()
+        assert tf.summary.write("bytes_meta", 2.5, metadata=metadata.SerializeToString()).numpy()
+    read = read_logdir(str(tmp_path))
+    assert read["raw"] == [{"step": 4, "plugin": "custom", "dtype": 3, "shape": [2, 2],
+                            "value": [[1, 2], [3, 4]]}]
+    assert read["bytes_meta"][0]["value"] == 2.5 and read["bytes_meta"][0]["dtype"] == 1
+
+
+def test_flush_step_and_recording_are_read_at_run_time_inside_tf_function(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path), max_queue=1000)
+    step = tf.Variable(0, dtype=tf.int64)
+
+    @tf.function
+    def log(x):
+        tf.summary.scalar("x", x)
+        tf.summary.flush()
+        return tf.summary.should_record_summaries()
+
+    tf.summary.experimental.set_step(step)
+    try:
+        with writer.as_default():
+            assert log(tf.constant(1.0)).numpy()
+            assert read_logdir(str(tmp_path))["x"][0]["step"] == 0  # flushed by the graph
+            step.assign(7)
+            with tf.summary.record_if(False):
+                assert not log(tf.constant(2.0)).numpy()
+            log(tf.constant(3.0))
+    finally:
+        tf.summary.experimental.set_step(None)
+    assert not log(tf.constant(4.0)).numpy()  # no default writer now
+    assert log.experimental_get_tracing_count() == 1
+    assert [(e["step"], e["value"]) for e in read_logdir(str(tmp_path))["x"]] == [(0, 1.0),
+                                                                                  (7, 3.0)]
