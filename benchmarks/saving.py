@@ -6,7 +6,8 @@ The model is the lesson-sized CNN of benchmarks/keras_fit.py (Conv2D 16 3x3
 ReLU -> MaxPooling2D -> Flatten -> Dense 10 on 8x8x1 digits), compiled with
 Adam and trained one step so the file holds optimizer slots too. Each format is
 one entry of `FORMATS`: a name, a save function and a load function taking
-(model, folder). Checkpoint and SavedModel timings can be added there.
+(model, folder). The checkpoint entry saves model and optimizer with
+`tf.train.Checkpoint` and restores them into the same objects.
 
 Times are wall-clock (files are I/O), best of `--repeats` runs, in a temporary
 folder. The machine may be shared: read the figures as an upper bound.
@@ -49,6 +50,11 @@ def saved_model_dir(folder):
     return os.path.join(folder, "cnn_saved_model")
 
 
+def checkpoint_of(model):
+    """The model and its optimizer (slots, iteration count) as a tf.train.Checkpoint."""
+    return tf.train.Checkpoint(model=model, optimizer=model.optimizer)
+
+
 # (name, save(model, folder), load(model, folder) -> anything)
 FORMATS = [
     ("model.save / load_model (.keras)",
@@ -57,6 +63,9 @@ FORMATS = [
     ("save_weights / load_weights (.weights.h5)",
      lambda model, folder: model.save_weights(weights_file(folder)),
      lambda model, folder: model.load_weights(weights_file(folder))),
+    ("tf.train.Checkpoint write / read (checkpoint)",
+     lambda model, folder: checkpoint_of(model).write(os.path.join(folder, "ckpt")),
+     lambda model, folder: checkpoint_of(model).read(os.path.join(folder, "ckpt"))),
     ("tf.saved_model.save / load (SavedModel)",
      lambda model, folder: tf.saved_model.save(model, saved_model_dir(folder)),
      lambda model, folder: tf.saved_model.load(saved_model_dir(folder))),

@@ -40,7 +40,7 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _KERAS_IGNORED = frozenset((
     "_layers", "_trainable_variables", "_non_trainable_variables", "_regularizers",
     "_inbound_nodes", "_outbound_nodes", "_losses", "_nodes_by_depth", "inputs", "outputs",
-    "_inputs_struct", "_outputs_struct", "input_spec", "_build_shapes_dict", "optimizer"))
+    "_inputs_struct", "_outputs_struct", "input_spec", "_build_shapes_dict"))
 _OPTIMIZER_IGNORED = frozenset(("_index", "_slots"))  # minitf's lookup tables
 # Keras 3 layers that keep their main weight under a private name (LoRA support).
 _KERAS_RENAMED = {"Dense": {"kernel": "_kernel"}, "EinsumDense": {"kernel": "_kernel"},

@@ -90,6 +90,9 @@ BODY = textwrap.dedent('''
     }
     q = keras.Input((5, 6))
     more["attention"] = keras.Model(q, keras.layers.MultiHeadAttention(2, 4)(q, q))
+    more["compiled"] = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    more["compiled"].compile(optimizer="adam", loss="mse", metrics=["mae"])
+    more["compiled"].fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
     for name, model in more.items():
         out[name] = keys(tf.train.Checkpoint(model=model).write(os.path.join(d, name)))
 
@@ -195,7 +198,7 @@ def both():
 
 
 KEY_CASES = ["module_write", "module_save", "sequential_adam", "cnn_sgd", "functional",
-             "subclassed", "rnn", "conv", "attention"]
+             "subclassed", "rnn", "conv", "attention", "compiled"]
 
 
 @pytest.mark.parametrize("case", KEY_CASES)
