@@ -1,6 +1,7 @@
 """Keras 3's files in minitf: `.keras` and `.weights.h5` written by real Keras 3.15 load
 and predict the same numbers (tests/fixtures/keras, made by its make_fixtures.py), minitf's
 own files round-trip with optimizer state, and every loader refuses hostile files."""
+import io
 import json
 import os
 import pickle
@@ -313,3 +314,30 @@ def test_serialize_and_deserialize_keras_object_and_their_spellings(tmp_path):
     model = make_fixtures.build_sequential(tf.keras)
     saving.save_weights(model, tmp_path / "m.weights.h5")  # Keras 3's function spellings
     saving.load_weights(model, tmp_path / "m.weights.h5")
+
+
+# --- the other loaders: dataset files ----------------------------------------------------------
+def test_dataset_npz_loader_is_bounded_and_never_unpickles(tmp_path, monkeypatch):
+    load = tf.keras.datasets.digits.load_data
+    boom = tmp_path / "boom"
+    monkeypatch.setenv("BOOM_FILE", str(boom))
+    x, y = np.zeros((4, 8, 8), "uint8"), np.arange(4, dtype="uint8")
+    np.savez(tmp_path / "ok.npz", x=x, y=y)
+    (x_train, _), _ = load(str(tmp_path / "ok.npz"), test_split=0.5)
+    assert x_train.shape == (2, 8, 8)
+    np.savez(tmp_path / "pickled.npz", x=np.array([Boom()], dtype=object), y=y)
+    header = np.lib.format.header_data_from_array_1_0(x)
+    header["shape"] = (10 ** 6, 8, 8)  # declares 64 MB, holds 256 bytes
+    lie = io.BytesIO()
+    np.lib.format.write_array_header_1_0(lie, header)
+    with zipfile.ZipFile(tmp_path / "lie.npz", "w") as archive:
+        archive.writestr("x.npy", lie.getvalue() + x.tobytes())
+        archive.writestr("y.npy", b"")
+    (tmp_path / "text.npz").write_text("not a zip")
+    np.savez(tmp_path / "nox.npz", y=y)
+    for name, message in (("pickled.npz", "Python objects"), ("lie.npz", "declares shape"),
+                          ("text.npz", "not a readable .npz"), ("nox.npz", "no array 'x'")):
+        with pytest.raises(ValueError, match=message) as raised:
+            load(str(tmp_path / name))
+        assert name in str(raised.value)
+    assert not boom.exists()

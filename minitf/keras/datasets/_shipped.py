@@ -17,7 +17,9 @@ Same seed, same split, on every machine.
 >>> bool(np.all(y_train == 10 * x_train))
 True
 """
+import io
 import os
+import zipfile
 
 import numpy as np
 
@@ -65,3 +67,53 @@ def load_table(filename, test_split, seed):
     _, rows = read_csv_table(filename)
     x, y = rows[:, :-1], rows[:, -1].astype("int64")
     return shuffled_split(x, y, test_split, seed)
+
+
+def load_npz(path, names, max_bytes=64 << 20):
+    """{name: array} from an `.npz` file, read defensively (the path may be the user's).
+
+    Never unpickles (`allow_pickle=False`, object arrays refused), and checks each
+    member's declared size and its `.npy` header (shape x item size must equal the
+    bytes present) before allocating; a bad file is a ValueError naming it.
+    """
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise ValueError(f"{path} is not a readable .npz archive ({e}).") from e
+    arrays = {}
+    with archive:
+        for name in names:
+            try:
+                info = archive.getinfo(name + ".npy")
+            except KeyError:
+                raise ValueError(f"{path} has no array '{name}' (it holds "
+                                 f"{archive.namelist()}).") from None
+            if info.file_size > max_bytes:
+                raise ValueError(f"{path}: array '{name}' declares {info.file_size} bytes, "
+                                 f"more than the {max_bytes} a dataset file may hold.")
+            try:
+                data = archive.open(info).read(info.file_size + 1)
+            except (zipfile.BadZipFile, OSError, EOFError) as e:
+                raise ValueError(f"{path}: array '{name}' cannot be read ({e}); the file "
+                                 "is truncated or corrupt.") from e
+            arrays[name] = _parse_npy(io.BytesIO(data), len(data), f"{path}: array '{name}'")
+    return arrays
+
+
+def _parse_npy(stream, size, what):
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(stream)
+        read_header = fmt.read_array_header_1_0 if version == (1, 0) else \
+            fmt.read_array_header_2_0
+        shape, fortran, dtype = read_header(stream)
+    except ValueError as e:
+        raise ValueError(f"{what} has no valid .npy header ({e}).") from e
+    if dtype.hasobject:
+        raise ValueError(f"{what} holds Python objects (pickles); refusing to load it.")
+    needed = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    if needed != size - stream.tell():
+        raise ValueError(f"{what} declares shape {shape} ({needed} bytes) but holds "
+                         f"{size - stream.tell()} bytes; the file is corrupt.")
+    stream.seek(0)
+    return fmt.read_array(stream, allow_pickle=False)

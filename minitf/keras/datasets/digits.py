@@ -21,7 +21,7 @@ import os
 import numpy as np
 
 from ...framework.tf_export import tf_export
-from ._shipped import data_path, shuffled_split
+from ._shipped import data_path, load_npz, shuffled_split
 
 NUM_CLASSES = 10
 MAX_PIXEL_VALUE = 16
@@ -54,6 +54,9 @@ def load_data(path="digits.npz", test_split=0.2, seed=113):
     """
     if not os.path.isabs(path) and os.path.dirname(path) == "":
         path = data_path(path)
-    with np.load(path, allow_pickle=False) as f:
-        x, y = f["x"], f["y"]
+    arrays = load_npz(path, ["x", "y"])  # bounded, never unpickles
+    x, y = arrays["x"], arrays["y"]
+    if x.ndim != 3 or y.shape != x.shape[:1]:
+        raise ValueError(f"{path} should hold x of shape (n, 8, 8) and y of shape (n,); it "
+                         f"holds x {x.shape} and y {y.shape}.")
     return shuffled_split(x, y, test_split, seed)
