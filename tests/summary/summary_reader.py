@@ -35,11 +35,13 @@ def read_logdir(logdir):
     result = {}
     for tag in accumulator.Tags()["tensors"]:
         plugin = accumulator.summary_metadata[tag].plugin_data.plugin_name
+        if plugin == "graph_run_metadata_graph":  # trace_export's graphs: read separately
+            continue
         result[tag] = [{"step": event.step, "plugin": plugin,
                         "dtype": int(event.tensor_proto.dtype),
                         "shape": list(tensor_util.make_ndarray(event.tensor_proto).shape),
                         "value": _decoded(plugin, tensor_util.make_ndarray(event.tensor_proto))}
-                       for event in accumulator.Tensors(tag) if plugin != "graph_run_metadata_graph"]
+                       for event in accumulator.Tensors(tag)]
     if accumulator.Tags()["graph"]:
         result["graph"] = [{"op": node.op, "input_count": len(node.input),
                             "output_shapes": [[d.size for d in s.dim]
