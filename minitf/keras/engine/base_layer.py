@@ -40,7 +40,7 @@ from ...autograph.conversion import converted_callable
 from ...framework import context, nest
 from ...framework.tensor import Tensor
 from ...framework.tf_export import tf_export
-from ...module import Module
+from ...module import Module, _on_assign
 from .. import backend, constraints, initializers, regularizers
 from ..utils.naming import to_snake_case
 from ..saving import budget
@@ -131,7 +131,9 @@ class Layer(Module):
                     self._layers.append(leaf)
                 elif getattr(leaf, "_is_variable", False) is True:
                     self._track_variable(leaf)
-        Module.__setattr__(self, name, value)
+        object.__setattr__(self, name, value)
+        if _on_assign:  # a checkpoint restore waits for attributes to appear (tf.train)
+            _on_assign[0](self, name, value)
 
     def _track_variable(self, variable):
         own = self._trainable_variables if variable.trainable else self._non_trainable_variables
