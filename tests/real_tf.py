@@ -25,7 +25,8 @@ import pytest
 
 INSTALL_HINT = (
     "real TensorFlow is not available: make an environment with\n"
-    "  python -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install 'tensorflow-cpu==2.21.*' h5py\n"
+    "  python -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install 'tensorflow-cpu==2.21.*' h5py \\\n"
+    "      'tensorboard==2.21.*'\n"
     "and set MINITF_TF_PYTHON=/tmp/tfvenv/bin/python")
 
 
