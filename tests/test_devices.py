@@ -227,6 +227,19 @@ def f(x):
     return y + 1
 graph = f.get_concrete_function(tf.constant(1.0)).graph
 out["nodes"] = {op.type: op.device for op in graph.get_operations() if op.type in ("Mul", "AddV2")}
+nested = []
+with tf.device("/CPU:1"):
+    with tf.device("/job:localhost"):
+        nested.append(tf.constant(1.0).device)
+    with tf.device("/CPU:0"):
+        nested.append((tf.constant(1.0) + 1).device)
+@tf.function
+def g(x):
+    with tf.device("/CPU:1"), tf.device("/job:localhost"):
+        return x * 2
+nested.append([op.device for op in g.get_concrete_function(tf.constant(1.0)).graph
+               .get_operations() if op.type == "Mul"])
+out["nested"] = nested
 print(json.dumps(out))
 '''
 
@@ -270,6 +283,21 @@ def test_against_real_tf(real):
     graph = f.get_concrete_function(tf.constant(1.0)).graph
     out["nodes"] = {op.type: op.device for op in graph.get_operations()
                     if op.type in ("Mul", "AddV2")}
+    nested = []
+    with tf.device("/CPU:1"):
+        with tf.device("/job:localhost"):
+            nested.append(tf.constant(1.0).device)
+        with tf.device("/CPU:0"):
+            nested.append((tf.constant(1.0) + 1).device)
+
+    @tf.function
+    def g(x):
+        with tf.device("/CPU:1"), tf.device("/job:localhost"):
+            return x * 2
+
+    nested.append([op.device for op in g.get_concrete_function(tf.constant(1.0)).graph
+                   .get_operations() if op.type == "Mul"])
+    out["nested"] = nested
     expected = dict(real)
     del expected["bad_spec"]
     assert json.loads(json.dumps(out)) == expected

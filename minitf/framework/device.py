@@ -164,10 +164,10 @@ class Placement:
     """Where ops of one thread go now: the requested `spec` (graph nodes keep it, as in
     TF) and the resolved full device `name` (eager results report it)."""
 
-    __slots__ = ("spec", "name")
+    __slots__ = ("spec", "name", "parts")
 
-    def __init__(self, spec, name):
-        self.spec, self.name = spec, name
+    def __init__(self, spec, name, parts=None):
+        self.spec, self.name, self.parts = spec, name, parts
 
     def place(self, op_name, outputs):
         """Record this device on an eager op's results; print it if logging is on."""
@@ -225,15 +225,19 @@ class device:  # noqa: N801 - TF's name
         if callable(device_name):
             raise RuntimeError("tf.device does not support functions when eager execution "
                                "is enabled. Pass a device string such as '/CPU:0'.")
-        parts = parse(device_name)
-        self._placement = None
-        if device_name:
-            self._placement = Placement(to_string(parts), resolve(parts))
+        self._parts = parse(device_name) if device_name else None
         self._saved = []
 
     def __enter__(self):
         initialize()
-        enter(self._placement, self._saved)
+        parts, placement = self._parts, None
+        outer = context._state.device
+        if parts is not None:
+            if outer is not None and outer.parts is not None:  # nested: TF merges the specs
+                parts = {k: parts[k] if parts[k] is not None else v
+                         for k, v in outer.parts.items()}
+            placement = Placement(to_string(parts), resolve(parts), parts)
+        enter(placement, self._saved)
         return self
 
     def __exit__(self, *exc):
