@@ -52,6 +52,7 @@ class _ThreadState(threading.local):
 _state = _ThreadState()
 
 
+@tf_export("distribute.ReplicaContext")
 class ReplicaContext:
     """What `fn` sees inside `strategy.run(fn)`: its replica id and the all-reduce."""
 
@@ -85,6 +86,7 @@ class ReplicaContext:
         return self._sync.all_reduce(self._replica_id, reduce_op, value)
 
 
+@tf_export("distribute.StrategyExtended")
 class StrategyExtended:
     """`strategy.extended`: the devices behind a strategy."""
 
@@ -101,6 +103,7 @@ class StrategyExtended:
         return self._devices
 
 
+@tf_export("distribute.Strategy")
 class Strategy:
     """The base of every `tf.distribute` strategy."""
 

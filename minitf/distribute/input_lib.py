@@ -11,6 +11,7 @@ as TF's rebatching does. Each piece is made on its replica's device.
 [[0, 1, 2], [3, 4]]
 """
 from ..framework import device, nest
+from ..framework.tf_export import tf_export
 from .values import PerReplica
 
 
@@ -31,6 +32,7 @@ def split_batch(batch, strategy):
     return nest.map_structure(shards, batch)
 
 
+@tf_export("distribute.DistributedDataset")
 class DistributedDataset:
     """Iterates the dataset's global batches, each split among the replicas."""
 

@@ -34,8 +34,10 @@ def _unavailable(name):
     return type(name, (), {"__init__": __init__, "__doc__": f"Needs {_NEEDS[name]}."})
 
 
-TPUStrategy = tf_export("distribute.TPUStrategy")(_unavailable("TPUStrategy"))
-MultiWorkerMirroredStrategy = tf_export("distribute.MultiWorkerMirroredStrategy")(
+TPUStrategy = tf_export("distribute.TPUStrategy", "distribute.experimental.TPUStrategy")(
+    _unavailable("TPUStrategy"))
+MultiWorkerMirroredStrategy = tf_export("distribute.MultiWorkerMirroredStrategy",
+                                        "distribute.experimental.MultiWorkerMirroredStrategy")(
     _unavailable("MultiWorkerMirroredStrategy"))
 ParameterServerStrategy = tf_export("distribute.experimental.ParameterServerStrategy",
                                     "distribute.ParameterServerStrategy")(

@@ -12,10 +12,12 @@ PerReplica:{
 
 from ..framework import context, device, variables
 from ..framework.tensor import EagerTensor
+from ..framework.tf_export import tf_export
 from ..framework.variables import Variable, VariableAggregation
 from . import distribute_lib
 
 
+@tf_export("distribute.DistributedValues")
 class DistributedValues:
     """One value per replica (`.values`, in replica order)."""
 

@@ -27,6 +27,8 @@ def strategy():
 
 
 def test_contexts(strategy):
+    assert isinstance(strategy, tf.distribute.Strategy)
+    assert isinstance(strategy.extended, tf.distribute.StrategyExtended)
     assert not tf.distribute.has_strategy()
     assert tf.distribute.get_replica_context().replica_id_in_sync_group == 0
     assert strategy.num_replicas_in_sync == 2
@@ -52,6 +54,7 @@ def test_run_in_one_thread_per_replica(strategy):
         return y, ctx.replica_id_in_sync_group
 
     y, ids = strategy.run(fn, args=(tf.constant([1.0, 2.0]),))
+    assert isinstance(y, tf.distribute.DistributedValues)
     assert sorted(seen) == [("replica_0", True, False), ("replica_1", True, False)]
     assert [t.numpy().tolist() for t in strategy.experimental_local_results(y)] == \
         [[1.0, 2.0], [2.0, 4.0]]
@@ -212,5 +215,7 @@ def test_default_and_one_device_strategies():
 def test_no_fake_clusters(name):
     with pytest.raises(NotImplementedError, match="does not pretend to be a cluster"):
         getattr(tf.distribute, name)()
+    with pytest.raises(NotImplementedError, match="needs"):
+        getattr(tf.distribute.experimental, name)(num_gpus=2)
     with pytest.raises(NotImplementedError, match="Cloud TPU"):
         tf.distribute.cluster_resolver.TPUClusterResolver(tpu="")
