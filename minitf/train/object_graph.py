@@ -23,7 +23,14 @@ and tuples are children named "0", "1", ..., dicts by their keys.
 Keras objects name their children as Keras 3 does on the TF backend, so the
 keys match real TF's: a Sequential holds `_functional`, whose `_operations`
 list starts with the InputLayer; Dense and Conv keep their kernel as
-`_kernel`, Embedding as `_embeddings`.
+`_kernel`, Embedding as `_embeddings`; an RNN's cell is `cell`; MultiHeadAttention's
+weights sit under Keras 3's EinsumDense sublayers (`_query_dense/_kernel`, ...),
+which minitf does not have as objects (nodes stand in for them).
+
+Where minitf differs: TF 2.21 + Keras 3.15 leave layers that a Keras layer
+holds in a list or dict attribute (`self.blocks = [Block(), Block()]`) out of
+the checkpoint, silently; minitf saves them, under the keys a tf.Module's list
+gets (`model/blocks/0/...`). Nothing a TF checkpoint holds is missing.
 
 In TensorFlow this is `tensorflow/python/checkpoint/graph_view.py` and
 `util.py` (`_breadth_first_traversal`, `_escape_local_name`).

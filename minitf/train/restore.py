@@ -20,9 +20,13 @@ np.float32(3.0)
 In TensorFlow this is `tensorflow/python/checkpoint/restore.py`
 (`CheckpointPosition`) and `Trackable._handle_deferred_dependencies`.
 minitf's deferred restoration is triggered by attribute assignment on a
-`tf.Module` (so Keras layers and models too); appending to a list that was
-already matched is not watched (TF's ListWrapper does watch it) - assign the
-list after restoring, or build it before.
+`tf.Module` (so Keras layers and models too) and by a Keras optimizer making a
+variable; a list's children wait on the module or optimizer holding the list.
+Differences from TF 2.21: appending to a plain list of a tf.Module after the
+restore is noticed only at the module's next attribute assignment (TF's
+ListWrapper notices the append itself); and minitf also restores the weights
+of a subclassed Keras model's layers built after the restore, which TF 2.21 +
+Keras 3.15 leave at their initial values (`assert_consumed` fails there).
 """
 import weakref
 

@@ -102,3 +102,21 @@ def test_manager_checkpoint_number_and_restore_or_initialize(tmp_path):
 def test_manager_rejects_bad_max_to_keep(tmp_path):
     with pytest.raises(ValueError, match="positive integer"):
         tf.train.CheckpointManager(tf.train.Checkpoint(), str(tmp_path), max_to_keep=0)
+
+
+def test_keep_checkpoint_every_n_hours_preserves_old_files(tmp_path, monkeypatch):
+    from minitf.train import checkpoint_management
+
+    clock = iter([0.0, 100.0, 4000.0, 4100.0])
+    monkeypatch.setattr(checkpoint_management.time, "time", lambda: next(clock))
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)),
+                                         str(tmp_path), max_to_keep=1,
+                                         keep_checkpoint_every_n_hours=1)
+    for _ in range(3):  # at t = 100 s, 4000 s, 4100 s
+        manager.save()
+    # ckpt-1 (100 s) was less than an hour after the start: deleted; ckpt-2 (4000 s) was
+    # more than an hour after the last preserved time (0 s): kept on disk, no longer managed
+    assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-3"]
+    assert files(tmp_path) == ["checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index",
+                               "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
+    assert (tmp_path / "checkpoint").read_text().endswith("last_preserved_timestamp: 4000.0\n")
