@@ -23,6 +23,7 @@ written inside their node. In TensorFlow the same information is a
 minitf's own and says the same things.
 """
 from ..framework.graph import AssignVariable, Graph, Placeholder, ReadVariable
+from ..framework.tensor_shape import TensorShape
 from . import registry, values
 
 _ASSIGN_METHODS = ("assign", "assign_add", "assign_sub")
@@ -158,6 +159,7 @@ def _decode_node(graph, entry, tensors, variables, budget, parent, depth):
     _check_node(op, name, inputs, attrs, outputs, budget)
     if op is Placeholder:
         return (graph.placeholder(shapes[0], dtypes_[0], name),)
+    _check_rules(op, name, inputs, attrs, shapes, dtypes_, budget)
     node = graph._add(op, inputs, attrs, shapes, dtypes_, name=name)
     node.source = None
     return node.outputs
@@ -184,6 +186,28 @@ def _check_node(op, name, inputs, attrs, outputs, budget):
         value = attrs.get("value")
         if set(attrs) != {"value"} or not hasattr(value, "dtype") or inputs:
             raise fail(f"constant {name!r} has no array value")
+
+
+def _check_rules(op, name, inputs, attrs, shapes, dtypes_, budget):
+    """The op's own shape and dtype rules, applied to the node as the file gives it, must
+    give the outputs the file declares (as they did while tracing): a changed attribute
+    cannot make a node compute something other than what its graph says. Outputs of a
+    known size must also be within the limits (they are allocated when the graph runs)."""
+    try:
+        rule = op.shape(*[t.shape for t in inputs], **attrs) if op.shape else TensorShape(None)
+        rule = rule if isinstance(rule, tuple) else (rule,)
+        rule_dtypes = op.output_dtypes([t.dtype for t in inputs], attrs, len(rule))
+    except Exception as exc:  # noqa: BLE001 - any rule's failure on a changed file is reported
+        raise budget.fail(f"node {name!r} ({op.name}) does not fit its op "
+                          f"({type(exc).__name__}: {exc})") from None
+    if [_dims(s) for s in rule] != [_dims(s) for s in shapes] or \
+            any(a is not b for a, b in zip(rule_dtypes, dtypes_)):
+        raise budget.fail(f"node {name!r} ({op.name}) declares outputs "
+                          f"{[(d.name, _dims(s)) for d, s in zip(dtypes_, shapes)]}, but its "
+                          f"inputs and attributes give {[(d.name, _dims(s)) for d, s in zip(rule_dtypes, rule)]}")
+    for shape in shapes:
+        if shape.rank is not None and all(d is not None for d in shape.dims):
+            values.element_count(list(shape.dims), budget)
 
 
 def _decode_attr(data, variables, budget, tensors, depth):

@@ -92,6 +92,15 @@ TAMPERED = {
         "does not name a saved concrete function"),
     "deep nesting": (lambda d: node(d, "MatMul")["attrs"].update(
         transpose_a=json.loads('{"list": [' * 70 + ']}' * 70)), "nest deeper than"),
+    "attribute the op rejects": (
+        lambda d: node(d, "MatMul")["attrs"].update(transpose_b=False),
+        "node 'MatMul' (MatMul) does not fit its op"),
+    "outputs the rules disagree with": (
+        lambda d: node(d, "MatMul")["outputs"].__setitem__(0, ["float32", [1000, 1000]]),
+        "declares outputs [('float32', [1000, 1000])], but its inputs and attributes give"),
+    "huge declared output": (
+        lambda d: node(d, "Const").update(outputs=[["float32", [1 << 20, 1 << 20]]]),
+        "declares outputs"),
     "wrong format version": (lambda d: d.update(version=99), "format version 99 is not 1"),
     "not a minitf document": (lambda d: d.update(format="tensorflow"),
                               "not a minitf SavedModel document"),
