@@ -78,7 +78,7 @@ def _first_failing_case(function, reference, cases, rtol, atol):
             got = function(*args)
         except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
             return (f"Called with {_describe_args(args)}, your function raised "
-                    f"{type(exc).__name__}: {exc}")
+                    f"{type(exc).__name__}: {_shorten(str(exc))}")
         if _unattempted(got):
             if got is Ellipsis or _body_is_todo(function):
                 return NOT_ATTEMPTED
@@ -242,8 +242,8 @@ def unattempted(answer):
 def _hide_expected(problem, answer):
     if problem.startswith("Item "):
         return f"The answer {answer!r} is not right."
-    if ", but it should be" in problem:
-        return problem.split(", but it should be")[0] + ", which is not right."
+    if ", but it should" in problem:
+        return problem.split(", but it should")[0] + ", which is not right."
     if problem.startswith("The values differ"):
         return "The values are not right."
     return problem
@@ -411,6 +411,11 @@ def _fmt(shape):
 
 def _indent(array):
     return "\n".join("    " + row for row in np.array2string(array).splitlines())
+
+
+def _shorten(text, limit=400):
+    """An error message short enough to read in a check's verdict."""
+    return text if len(text) <= limit else text[:limit].rstrip() + " …"
 
 
 def _lower_first(text):
