@@ -11,21 +11,9 @@ from real_tf import run_tf_json
 import minitf as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "summary"))
+from programs import KERAS_FIT as PROGRAM  # noqa: E402
 from summary_reader import READER, read_logdir  # noqa: E402
 
-# The same training for both sides: `keras` is Keras 3 in the subprocess, tf.keras here.
-PROGRAM = r'''
-import numpy as np
-rng = np.random.RandomState(0)
-x = rng.rand(8, 2).astype("float32")
-y = x.sum(1, keepdims=True)
-model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3, activation="relu", name="d1"),
-                          keras.layers.Dense(1, name="d2")], name="sequential")
-model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
-callback = keras.callbacks.TensorBoard(LOGDIR, histogram_freq=1, update_freq="epoch")
-model.fit(x, y, epochs=2, batch_size=4, validation_data=(x, y), callbacks=[callback], verbose=0)
-weights = {w.path: np.asarray(w).tolist() for w in model.weights}
-'''
 
 
 def layout(logdir):

@@ -8,44 +8,11 @@ import re
 import numpy as np
 import pytest
 from real_tf import run_tf_json
+from programs import SUMMARIES as PROGRAM
 from summary_reader import READER, read_logdir
 
 import minitf as tf
 
-# The same program for both: `tf` is TensorFlow in the subprocess and minitf here.
-PROGRAM = r'''
-import numpy as np
-rng = np.random.RandomState(0)
-writer = tf.summary.create_file_writer(LOGDIR)
-with writer.as_default(step=3):
-    tf.summary.scalar("loss", 0.25)
-    tf.summary.scalar("count", 7)
-    with tf.name_scope("outer"):
-        tf.summary.scalar("inner", 1.5, step=4)
-    tf.summary.histogram("normal", rng.randn(500))
-    tf.summary.histogram("few", rng.rand(20).astype(np.float32), buckets=4)
-    tf.summary.histogram("same", np.full(6, 2.0))
-    tf.summary.histogram("empty", np.zeros(0, np.float32))
-    tf.summary.text("note", "hello *world*")
-    tf.summary.text("notes", ["a", "b"])
-    tf.summary.image("float_images", rng.rand(3, 4, 5, 3).astype(np.float32), max_outputs=2)
-    tf.summary.image("grey", rng.randint(0, 256, (1, 3, 2, 1)).astype(np.uint8))
-    tf.summary.audio("clip", np.linspace(-1.2, 1.2, 40, dtype=np.float32).reshape(2, 10, 2),
-                     8000, max_outputs=1)
-    tf.summary.scalar("negative_step", 1.0, step=tf.constant(-2, tf.int64))
-
-@tf.function(autograph=False)
-def step_fn(x, step):
-    tf.summary.scalar("in_function", x * 2.0, step=step)
-    return x
-
-with writer.as_default():
-    for i in range(3):
-        step_fn(tf.constant(float(i)), tf.constant(i, tf.int64))
-    tf.summary.graph(tf.function(lambda x: x * 2.0, autograph=False).get_concrete_function(
-        tf.TensorSpec([2], tf.float32)).graph)
-writer.close()
-'''
 
 
 @pytest.fixture(scope="module")
