@@ -252,8 +252,10 @@ def _hide_expected(problem, answer):
 def as_tuple(answer):
     """A list, NumPy array or TensorShape as a tuple (any other answer unchanged), so that
     every form of a sequence answer is accepted."""
-    if isinstance(answer, (list, np.ndarray)):
-        return tuple(np.asarray(answer).tolist()) if isinstance(answer, np.ndarray) else tuple(answer)
+    if isinstance(answer, np.ndarray):
+        return tuple(answer.tolist())
+    if isinstance(answer, list):
+        return tuple(answer)
     if _is_shape(answer):
         return _as_shape(answer)
     return answer

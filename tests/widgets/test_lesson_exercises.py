@@ -15,9 +15,8 @@ import pytest
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
 LESSONS = sorted(LESSON_DIR.glob("[0-9][0-9]_*.ipynb"))
-# Lessons whose exercises use a lesson-check module (issue 17); the rest still call
-# widgets.exercises.check with the expected value written in the cell.
-WITH_CHECK_MODULES = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13", "14", "15", "16"]
+# Every lesson's exercises use its lesson-check module (widgets/lesson_checks/lNN.py).
+WITH_CHECK_MODULES = [p.name[:2] for p in LESSONS]
 
 
 def exercises(nb):
