@@ -133,7 +133,8 @@ def test_registration_names_and_scopes():
     with pytest.raises(ValueError, match="does not have a get_config"):
         saving.register_keras_serializable()(type("NoConfig", (), {}))
     config = tf.keras.layers.serialize(Scale(3.0, name="s"))
-    assert (config["module"], config["registered_name"]) == ("make_fixtures", "minitf_fixtures>Scale")
+    assert (config["module"], config["registered_name"]) == ("make_fixtures",
+                                                             "minitf_fixtures>Scale")
 
 
 class Plain(tf.keras.layers.Layer):  # not registered
@@ -294,7 +295,9 @@ def test_saving_benchmark_runs_and_reports_both_formats():
     out = subprocess.run([sys.executable, script, "--repeats", "1"], capture_output=True,
                          text=True, check=True).stdout
     lines = [line for line in out.splitlines() if "<= 1 s each way" in line]
-    assert len(lines) == 2 and all(" ms   load " in line for line in lines), out
+    assert all(" ms   load " in line for line in lines), out
+    assert [line.split("  ")[0] for line in lines[:2]] == [  # (colleagues' formats follow)
+        "model.save / load_model (.keras)", "save_weights / load_weights (.weights.h5)"], out
     # (the 1 s goal itself is read off the output: a shared CI machine may be slower)
 
 
@@ -341,3 +344,16 @@ def test_dataset_npz_loader_is_bounded_and_never_unpickles(tmp_path, monkeypatch
             load(str(tmp_path / name))
         assert name in str(raised.value)
     assert not boom.exists()
+
+
+def test_from_config_and_layers_deserialize_are_bounded():
+    config = tf.keras.layers.serialize(tf.keras.layers.Dense(3))
+    config["config"]["units"] = 10 ** 9
+    config["build_config"] = {"input_shape": [None, 4]}
+    with pytest.raises(ValueError, match="asks for weight dense.*/kernel"):
+        tf.keras.layers.deserialize(config)
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3)])
+    seq = model.get_config()
+    seq["layers"][1]["config"]["units"] = 10 ** 9
+    with pytest.raises(ValueError, match="asks for weight"):
+        tf.keras.Sequential.from_config(seq)

@@ -20,6 +20,7 @@ from ...framework.tf_export import REGISTRY, tf_export
 from ..engine import call_context
 from ..engine.base_layer import Layer
 from ..saving import object_registration
+from ..saving.budget import MAX_CONFIG_VALUES, WeightBudget
 from ..saving.object_registration import GLOBAL_CUSTOM_NAMES, get_registered_object
 
 _BUILTINS = None
@@ -118,13 +119,15 @@ def deserialize(config, custom_objects=None):
         _drop_features_turned_off(arguments)
     if cls.__name__ == "Lambda" and _is_builtin(cls):
         arguments["function"] = _lambda_function(arguments.get("function"), custom_objects)
-    if "custom_objects" in inspect.signature(cls.from_config).parameters:  # models
-        layer = cls.from_config(arguments, custom_objects=custom_objects)
-    else:
-        layer = cls.from_config(arguments)
-    build_config = config.get("build_config")
-    if isinstance(build_config, dict) and build_config.get("input_shape") is not None:
-        _build_from_config(layer, build_config["input_shape"])
+    # a config is data: the weights it asks for are bounded (load_model opens a tighter budget)
+    with WeightBudget(MAX_CONFIG_VALUES, "The config"):
+        if "custom_objects" in inspect.signature(cls.from_config).parameters:  # models
+            layer = cls.from_config(arguments, custom_objects=custom_objects)
+        else:
+            layer = cls.from_config(arguments)
+        build_config = config.get("build_config")
+        if isinstance(build_config, dict) and build_config.get("input_shape") is not None:
+            _build_from_config(layer, build_config["input_shape"])
     return layer
 
 

@@ -211,8 +211,8 @@ def _read_value(dataset, variable, source):
             "The shape of the target variable and the shape of the target value in "
             "`variable.assign(value)` must match. "
             f"variable.shape={tuple(variable.shape)}, Received: value.shape="
-            f"{tuple(dataset.shape or ())}. Target variable: {getattr(variable, 'path', variable.name)} "
-            f"(dataset '{dataset.name}' of {source})")
+            f"{tuple(dataset.shape or ())}. Target variable: "
+            f"{getattr(variable, 'path', variable.name)} (dataset '{dataset.name}' of {source})")
     if dataset.dtype.kind not in "fiub":
         raise ValueError(f"{source}: dataset '{dataset.name}' holds {dataset.dtype}, not "
                          "numbers.")
