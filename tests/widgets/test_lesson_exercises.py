@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
@@ -101,3 +102,31 @@ def test_lesson_check_modules_docstring_examples_run():
     for name in names:
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0, name
+
+
+ODD_ANSWERS = [None, 3, -1.5, "x", [1, 2], (), {}, object(), lambda: 1, lambda *a: None,
+               lambda *a: 1 / 0, np.zeros((2, 2)), float("nan")]
+
+
+@pytest.mark.parametrize("number", WITH_CHECK_MODULES)
+def test_no_check_raises_on_any_answer(number, capsys):
+    """Every check of every lesson, given odd answers (and odd companions for checks that
+    take two arguments), prints one verdict and returns None."""
+    import importlib
+    import inspect
+
+    import minitf as tf
+
+    module = importlib.import_module(f"widgets.lesson_checks.l{number}")
+    checks = [getattr(module, n) for n in dir(module) if re.fullmatch(r"check_ex\d", n)]
+    assert len(checks) == len(module.EXERCISES) >= 2
+    for check in checks:
+        extra = len(inspect.signature(check).parameters) - 1
+        for odd in ODD_ANSWERS + [tf.constant(1.0), tf.Variable([1.0, 2.0])]:
+            for companion in ([None, 7, tf.Variable(0.0)] if extra else [None]):
+                args = (odd,) + (companion,) * extra
+                assert check(*args) is None, (check.__name__, odd)
+                out = capsys.readouterr().out
+                assert out.startswith(("✗", "…", "✓")), (check.__name__, odd, out)
+        for exercise in module.EXERCISES:
+            exercise.reset()
