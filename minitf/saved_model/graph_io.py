@@ -202,9 +202,10 @@ def _check_rules(op, name, inputs, attrs, shapes, dtypes_, budget):
                           f"({type(exc).__name__}: {exc})") from None
     if [_dims(s) for s in rule] != [_dims(s) for s in shapes] or \
             any(a is not b for a, b in zip(rule_dtypes, dtypes_)):
-        raise budget.fail(f"node {name!r} ({op.name}) declares outputs "
-                          f"{[(d.name, _dims(s)) for d, s in zip(dtypes_, shapes)]}, but its "
-                          f"inputs and attributes give {[(d.name, _dims(s)) for d, s in zip(rule_dtypes, rule)]}")
+        declared = [(d.name, _dims(s)) for d, s in zip(dtypes_, shapes)]
+        computed = [(d.name, _dims(s)) for d, s in zip(rule_dtypes, rule)]
+        raise budget.fail(f"node {name!r} ({op.name}) declares outputs {declared}, but its "
+                          f"inputs and attributes give {computed}")
     for shape in shapes:
         if shape.rank is not None and all(d is not None for d in shape.dims):
             values.element_count(list(shape.dims), budget)

@@ -64,6 +64,11 @@ def save(obj, export_dir, signatures=None, options=None):
     renamed into place: if saving fails, an existing SavedModel there stays
     intact.
     """
+    if not _is_trackable(obj) or isinstance(obj, (list, tuple, dict)):
+        raise ValueError(
+            "Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
+            f"`Trackable` class, for export. Got {obj!r} with type {type(obj)}. (Put the "
+            "variables and tf.functions on a tf.Module and save that.)")
     keras_model = _keras_model(obj)
     if keras_model is not None:
         from .keras_export import saved_model_root

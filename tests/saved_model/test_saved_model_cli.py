@@ -118,16 +118,22 @@ def test_run_in_a_subprocess(path):
     assert code == 0, err
     assert out == "Result for output key output_0:\n[[2. 4. 6.]]\nResult for output key " \
                   "output_1:\n4.0\n"
+    code, out, err = cli("run", "--dir", path, "--signature_def", "g", "--input_exprs", "b=1")
+    assert (code, out) == (1, "") and err.startswith("ValueError: \"b\" is not a valid input")
 
 
-def test_run_refuses_code_and_bad_keys(path):
-    code, out, err = cli("run", "--dir", path, "--signature_def", "g",
-                         "--input_exprs", "a=__import__('os').getcwd();k=1")
-    assert code == 1 and "not a Python literal" in err and out == ""
-    code, _, err = cli("run", "--dir", path, "--signature_def", "g", "--input_exprs", "b=1")
-    assert code == 1 and '"b" is not a valid input key' in err
-    code, _, err = cli("show", "--dir", os.path.join(path, "missing"), "--all")
-    assert code == 1 and "OSError: SavedModel file does not exist at:" in err
+def test_run_refuses_code_and_bad_keys(path, tmp_path):
+    with pytest.raises(ValueError, match="not a Python literal"):
+        saved_model_cli.main(["run", "--dir", path, "--signature_def", "g",
+                              "--input_exprs", "a=__import__('os').getcwd();k=1"])
+    with pytest.raises(ValueError, match='"b" is not a valid input key'):
+        saved_model_cli.main(["run", "--dir", path, "--signature_def", "g",
+                              "--input_exprs", "b=1"])
+    with pytest.raises(ValueError, match=r"Missing input\(s\) \['k'\]"):
+        saved_model_cli.main(["run", "--dir", path, "--signature_def", "g",
+                              "--input_exprs", "a=[[1.0,2.0,3.0]]"])
+    with pytest.raises(OSError, match="SavedModel file does not exist at:"):
+        saved_model_cli.main(["show", "--dir", str(tmp_path / "missing"), "--all"])
 
 
 def test_input_exprs_parsing():

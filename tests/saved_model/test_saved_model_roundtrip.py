@@ -235,6 +235,16 @@ def test_save_replaces_an_old_savedmodel_and_a_failed_save_keeps_it(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["m"]
 
 
+def test_only_trackable_objects_can_be_saved(tmp_path):
+    class Plain:
+        pass
+
+    for obj in (5, Plain(), [tf.Variable(1.0)]):
+        with pytest.raises(ValueError, match="Expected an object of type `Trackable`"):
+            tf.saved_model.save(obj, str(tmp_path / "m"))
+    assert os.listdir(tmp_path) == []
+
+
 def test_unsaveable_things_fail_at_save_time(tmp_path):
     hidden = tf.Variable(1.0)
     module = tf.Module()
