@@ -8,8 +8,6 @@ PerReplica:{
   1: <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
 }
 """
-
-
 from ..framework import context, device, variables
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
