@@ -115,12 +115,13 @@ class Model(Trainer, Layer):
         else:
             print_fn(text)
 
-    def save_weights(self, filepath, overwrite=True):
-        """Write every weight to `filepath` (a NumPy `.weights.npz` file)."""
-        saving.save_weights(self, filepath, overwrite)
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Write every weight (and the optimizer's) to `filepath`, a Keras 3 `.weights.h5`
+        file, atomically."""
+        saving.save_weights(self, filepath, overwrite, max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Read weights written by `save_weights` into this (built) model."""
+        """Read a `.weights.h5` (or `.keras`) file into this (built) model."""
         saving.load_weights(self, filepath, skip_mismatch)
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
