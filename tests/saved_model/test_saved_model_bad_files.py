@@ -129,11 +129,16 @@ def test_missing_directory_is_tfs_oserror(tmp_path):
         tf.saved_model.load(str(tmp_path / "nowhere"))
 
 
-def test_a_tensorflow_savedmodel_is_recognised(tmp_path):
-    os.makedirs(tmp_path / "tf_model")
-    (tmp_path / "tf_model" / "saved_model.pb").write_bytes(b"\x08\x01")
+def test_a_savedmodel_written_by_tensorflow_is_recognised():
+    # tests/fixtures/saved_model/tf_module: written by TF 2.21 (see the README there)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "fixtures", "saved_model", "tf_module")
+    assert os.path.isfile(os.path.join(path, "saved_model.pb"))
     with pytest.raises(OSError, match="TensorFlow's saved_model.pb, which minitf cannot read"):
-        tf.saved_model.load(str(tmp_path / "tf_model"))
+        tf.saved_model.load(path)
+    from minitf.tools import saved_model_cli
+    with pytest.raises(OSError, match="SavedModel file does not exist at: .*tf_module"):
+        saved_model_cli.main(["show", "--dir", path, "--all"])
 
 
 @pytest.mark.parametrize("content", [b"", b"{\"format\": \"minitf.saved_model\", \"vers",
