@@ -357,3 +357,18 @@ def test_from_config_and_layers_deserialize_are_bounded():
     seq["layers"][1]["config"]["units"] = 10 ** 9
     with pytest.raises(ValueError, match="asks for weight"):
         tf.keras.Sequential.from_config(seq)
+
+
+def test_load_weights_from_a_keras_file_skip_mismatch_and_no_shards(tmp_path):
+    model = tf.keras.models.load_model(fixture("sequential.keras"))
+    fresh = make_fixtures.build_sequential(tf.keras)
+    fresh.load_weights(fixture("sequential.keras"))  # the weights member of a .keras file
+    for a, b in zip(fresh.get_weights(), model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    wider = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(5),
+                                 tf.keras.layers.BatchNormalization()])
+    before = wider.layers[0].get_weights()
+    wider.load_weights(fixture("sequential.keras"), skip_mismatch=True)  # Dense skipped
+    np.testing.assert_array_equal(wider.layers[0].get_weights()[0], before[0])
+    with pytest.raises(NotImplementedError, match="max_shard_size"):
+        model.save_weights(tmp_path / "m.weights.h5", max_shard_size=1)
