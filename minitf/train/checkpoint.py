@@ -40,33 +40,45 @@ class Checkpoint:
     """The root of a checkpoint: `tf.train.Checkpoint(model=m, optimizer=opt)`.
 
     Each keyword names a child: a tf.Module, Keras layer or model, optimizer,
-    variable, or another Checkpoint. `root=obj` makes `obj`'s own children
-    the checkpoint's children.
+    variable, a list or dict of those, or another Checkpoint. `root=obj` makes
+    `obj`'s own children (as they are at each save or restore) the checkpoint's
+    children, next to the keywords.
+
+    minitf differs from TF in one corner: with `root=obj`, an attribute of `obj`
+    that only appears after a restore is not restored on creation (TF restores
+    it); `assert_consumed` reports it. Create such attributes before restoring.
     """
 
     def __init__(self, root=None, **kwargs):
-        children = {}
+        from .object_graph import children as children_of
+
         if root is not None:
             _check_trackable("root", root)
-            from .object_graph import children as children_of
-            children.update(children_of(root))
+        named = dict(children_of(root)) if root is not None else {}
         for name, value in sorted(kwargs.items()):
             _check_trackable(name, value)
-            if name in children and children[name] is not value:
-                raise ValueError(f"Cannot save `{name}` as it is already a dependency of "
-                                 "`root`. Pass each object once.")
-            children[name] = value
-        self._children = children
+            if name in named and named[name] is not value:
+                raise ValueError(f"Cannot create a Checkpoint with keyword argument {name} "
+                                 f"if root.{name} already exists. Use another keyword, or "
+                                 "leave the object to `root`.")
+        self._root = root
+        self._children = dict(sorted(kwargs.items()))
         self._save_counter = None
 
     def __getattr__(self, name):
         children = self.__dict__.get("_children", {})
         if name in children:
             return children[name]
+        root = self.__dict__.get("_root")
+        if root is not None and not name.startswith("_"):
+            return getattr(root, name)
         raise AttributeError(f"'Checkpoint' object has no attribute '{name}'")
 
     def _checkpoint_children(self):
-        items = list(self._children.items())
+        from .object_graph import children as children_of
+
+        items = children_of(self._root) if self._root is not None else []
+        items += [(k, v) for k, v in self._children.items() if k not in dict(items)]
         if self._save_counter is not None:
             items.append(("save_counter", self._save_counter))
         return items

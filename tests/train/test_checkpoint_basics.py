@@ -176,3 +176,24 @@ def test_nested_checkpoints_and_keys_with_dots_and_slashes(tmp_path):
     m.d["a.b/c"].assign(0.0)
     outer.read(path).assert_consumed()
     assert m.d["a.b/c"].numpy() == 2.0
+
+
+def test_root_children_are_the_checkpoints_children(tmp_path):
+    """Checkpoint(root=m, extra=v): m's attributes become top-level keys (TF 2.21 lists the
+    same keys for the same objects)."""
+    m = tf.Module()
+    m.w = tf.Variable(1.0)
+    ckpt = tf.train.Checkpoint(root=m, extra=tf.Variable(3.0))
+    m.sub = tf.Module()  # added after the Checkpoint was made: still saved
+    m.sub.b = tf.Variable([2.0])
+    path = ckpt.write(str(tmp_path / "r"))
+    assert tf.train.list_variables(path) == [
+        ("_CHECKPOINTABLE_OBJECT_GRAPH", []), ("extra/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("sub/b/.ATTRIBUTES/VARIABLE_VALUE", [1]), ("w/.ATTRIBUTES/VARIABLE_VALUE", [])]
+    assert ckpt.w is m.w and ckpt.extra.numpy() == 3.0
+    m.sub.b.assign([0.0])
+    ckpt.read(path).assert_consumed()
+    assert m.sub.b.numpy().tolist() == [2.0]
+    with pytest.raises(ValueError, match="Cannot create a Checkpoint with keyword argument w "
+                       "if root.w already exists."):  # TF 2.21's words
+        tf.train.Checkpoint(root=m, w=tf.Variable(0.0))
