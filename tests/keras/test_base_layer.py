@@ -127,11 +127,12 @@ def test_constructor_errors():
 def test_config_round_trip():
     dense = keras.layers.Dense(3, activation="relu", kernel_regularizer="l2", name="dd")
     config = dense.get_config()
-    # verified against TF 2.21 (Keras 3) for the keys and nested formats
+    # verified against TF 2.21 (Keras 3.15) for the keys and nested formats
     assert config["units"] == 3 and config["activation"] == "relu"
     assert config["kernel_initializer"] == {
         "module": "keras.initializers", "class_name": "GlorotUniform",
-        "config": {"seed": None}, "registered_name": None}
+        "config": {"seed": None, "input_axes": None, "output_axes": None},
+        "registered_name": None}
     assert config["dtype"]["config"] == {"name": "float32"}
     clone = keras.layers.Dense.from_config(config)
     assert clone.units == 3 and clone.activation is keras.activations.relu
