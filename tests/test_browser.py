@@ -365,6 +365,7 @@ def test_lesson_runs_and_its_widget_responds(lab, browser, lesson):
         controls = page.locator(f"[id='{panel}']").locator(CONTROLS)
         assert controls.count() > 0, f"{lesson}: no widget controls were drawn"
         check_against_the_engine(page, panel, lesson, "after running all cells")
+        check_layout(page, panel, lesson, "after running all cells")
         control = controls.first
         control.scroll_into_view_if_needed()
         before = drawn_state(control)
