@@ -8,8 +8,14 @@ whose inputs are named after the model's input tensors and whose output is
 "output_0".
 
 `tf.saved_model.save(model, path)` keeps less, as Keras 3 on TensorFlow 2.21
-does: the loaded object only has `signatures` (a "serving_default" whose input
-is named "inputs"); its variables are in the file but not attributes.
+does: the loaded object only has `signatures` (a "serving_default" whose inputs
+are named "inputs", "inputs_1", ...); its variables are in the file but not
+attributes.
+
+Where minitf differs from Keras 3: a model with several inputs gets a `serve`
+that takes them as separate arguments, `serve(a, b)`, and its endpoint text
+lists `args_0`, `args_1`, ...; Keras 3's takes one list, `serve([a, b])`
+(minitf's `input_signature` does not nest). The signatures are the same.
 
 >>> import os, tempfile
 >>> import minitf as tf
@@ -58,8 +64,9 @@ def _serving_function(model, specs, arg_names):
 
 def saved_model_root(model):
     """What `tf.saved_model.save(model)` saves: (root, signatures)."""
-    specs = _input_specs(model, "inputs" if len(getattr(model, "inputs", []) or []) == 1
-                         else None)
+    specs = _input_specs(model)  # named as Keras 3 names them: inputs, inputs_1, ...
+    specs = [TensorSpec(s.shape, s.dtype, "inputs" if i == 0 else f"inputs_{i}")
+             for i, s in enumerate(specs)]
     root = _ExportRoot(_variables=list(model.variables))  # in the file, hidden as in Keras 3
     function = _serving_function(model, specs, [s.name for s in specs])
     return root, {"serving_default": function.get_concrete_function()}

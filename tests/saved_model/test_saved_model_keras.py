@@ -85,3 +85,22 @@ def test_an_unbuilt_model_cannot_be_exported(tmp_path):
     model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
     with pytest.raises(ValueError, match="called at least once"):
         model.export(str(tmp_path / "m"))
+
+
+def test_several_inputs_are_named_as_in_keras(tmp_path):
+    a, b = tf.keras.Input((2,), name="a"), tf.keras.Input((3,), name="b")
+    model = tf.keras.Model([a, b], tf.keras.layers.Dense(1)(
+        tf.keras.layers.Concatenate()([a, b])))
+    model.export(str(tmp_path / "e"), verbose=False)
+    tf.saved_model.save(model, str(tmp_path / "s"))
+    exported = tf.saved_model.load(str(tmp_path / "e"))
+    saved = tf.saved_model.load(str(tmp_path / "s"))
+    assert list(exported.signatures["serving_default"].structured_input_signature[1]) == [
+        "a", "b"]
+    assert list(saved.signatures["serving_default"].structured_input_signature[1]) == [
+        "inputs", "inputs_1"]  # as TF 2.21 names them
+    x, y = tf.ones([1, 2]), tf.ones([1, 3])
+    want = model([x, y]).numpy()
+    np.testing.assert_allclose(exported.serve(x, y).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(saved.signatures["serving_default"](
+        inputs=x, inputs_1=y)["output_0"].numpy(), want, rtol=1e-6)
