@@ -28,6 +28,7 @@ ListWrapper notices the append itself); and minitf also restores the weights
 of a subclassed Keras model's layers built after the restore, which TF 2.21 +
 Keras 3.15 leave at their initial values (`assert_consumed` fails there).
 """
+import collections
 import weakref
 
 import numpy as np
@@ -62,9 +63,9 @@ class Restoration:
 
         `owner`/`path`: where `obj` hangs, for children that must wait (see `_defer`).
         """
-        queue = [(node_id, obj, owner, path)]
+        queue = collections.deque([(node_id, obj, owner, path)])
         while queue:
-            nid, live, owner, path = queue.pop(0)
+            nid, live, owner, path = queue.popleft()
             if nid in self.matched:
                 continue
             self.matched[nid] = id(live)  # ids only: a pending restore must not keep
