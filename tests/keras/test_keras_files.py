@@ -372,3 +372,24 @@ def test_load_weights_from_a_keras_file_skip_mismatch_and_no_shards(tmp_path):
     np.testing.assert_array_equal(wider.layers[0].get_weights()[0], before[0])
     with pytest.raises(NotImplementedError, match="max_shard_size"):
         model.save_weights(tmp_path / "m.weights.h5", max_shard_size=1)
+
+
+@tf.keras.saving.register_keras_serializable(package="minitf_tests")
+def double(t):
+    return t * 2.0
+
+
+def test_a_lambda_of_a_registered_function_is_saved_by_name(tmp_path):
+    x = tf.keras.Input((3,))
+    model = tf.keras.Model(x, tf.keras.layers.Lambda(double, name="twice")(x))
+    model.save(tmp_path / "l.keras")
+    config = json.loads(zipfile.ZipFile(tmp_path / "l.keras").read("config.json"))
+    function = config["config"]["layers"][1]["config"]["function"]
+    assert function == {"module": "builtins", "class_name": "function",  # as Keras 3.15
+                        "config": "minitf_tests>double", "registered_name": "function"}
+    restored = tf.keras.models.load_model(tmp_path / "l.keras")
+    assert restored.get_layer("twice").function is double
+    np.testing.assert_allclose(restored(np.ones((1, 3), "float32")).numpy(), 2.0)
+    text = json.dumps(config).replace("minitf_tests>double", "nowhere>f")
+    with pytest.raises(ValueError, match="Could not locate the function 'nowhere>f'"):
+        tf.keras.models.model_from_json(text)

@@ -34,7 +34,7 @@ from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from ..saving import keras_file
 from ..saving.budget import MAX_CONFIG_VALUES, WeightBudget
-from ..saving.object_registration import CustomObjectScope
+from ..saving.object_registration import GLOBAL_CUSTOM_NAMES, CustomObjectScope
 _SERIALIZERS = {"keras.losses": losses_module, "keras.metrics": metrics_module,
                 "keras.optimizers": optimizers_module}
 
@@ -46,12 +46,17 @@ def _json_default(value):
         return value.item()
     if isinstance(value, np.ndarray):
         return value.tolist()
+    if callable(value) and value in GLOBAL_CUSTOM_NAMES:  # a registered function: by name
+        return {"module": "builtins", "class_name": "function",
+                "config": GLOBAL_CUSTOM_NAMES[value], "registered_name": "function"}
     if callable(value):
         raise ValueError(
             f"Cannot save the Python function {getattr(value, '__name__', value)!r} held by "
             "the model's config (a Lambda layer's function, say): minitf writes "
-            "architectures as JSON data, never code. (Keras 3 stores a lambda's bytecode "
-            "and refuses to load it unless safe_mode=False.) Write a custom Layer with "
+            "architectures as JSON data, never code; a function registered with "
+            "@tf.keras.saving.register_keras_serializable() is written by its name. (Keras "
+            "3 stores a lambda's bytecode and refuses to load it unless safe_mode=False.) "
+            "Register the function, write a custom Layer with "
             "get_config instead, or rebuild the model in code and use "
             "save_weights/load_weights.")
     raise TypeError(f"Cannot write {value!r} of type {type(value).__name__} as JSON.")
