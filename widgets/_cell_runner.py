@@ -95,7 +95,10 @@ def run_lesson(lesson):
 
 
 def _in_child(lesson, path):
-    """Run `lesson` in a forked child (fresh library state); write its results to `path`."""
+    """Run `lesson` in a forked child (fresh library state); write its results to `path`.
+    (Without fork, as on Windows, the lessons share one process: less isolated.)"""
+    if not hasattr(os, "fork"):
+        return run_lesson(lesson)
     pid = os.fork()
     if pid == 0:
         code = 0
