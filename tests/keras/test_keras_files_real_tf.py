@@ -52,6 +52,11 @@ for name in ("sequential", "functional", "custom", "zoo"):
     out["predictions"][name] = np.asarray(model(args(name), training=False)).tolist()
     if name == "sequential":
         out["iterations"] = int(model.optimizer.iterations)
+@keras.saving.register_keras_serializable(package="minitf_real_tf")
+def double(t):
+    return t * 2.0
+lam = keras.models.load_model(f"{folder}/lambda.keras")  # a registered function, by name
+out["lambda"] = np.asarray(lam(np.ones((1, 3), "float32"))).tolist()
 rnn = mf.build_rnn_stack(keras)
 rnn.load_weights(f"{folder}/rnn_stack.weights.h5")
 out["predictions"]["rnn_stack"] = np.asarray(rnn(args("rnn_stack"))).tolist()
@@ -68,6 +73,11 @@ for opt in OPTIMIZERS:
                                      if k.startswith("optimizer/")}
 print(json.dumps(out))
 """
+
+
+@tf.keras.saving.register_keras_serializable(package="minitf_real_tf")
+def double(t):
+    return t * 2.0
 
 
 def layout(model):
@@ -101,6 +111,8 @@ def real_keras(tmp_path_factory):
             model.save_weights(folder / "rnn_stack.weights.h5")
         else:
             model.save(folder / f"{name}.keras")
+    x_in = tf.keras.Input((3,))
+    tf.keras.Model(x_in, tf.keras.layers.Lambda(double)(x_in)).save(folder / "lambda.keras")
     (folder / "inputs.json").write_text(json.dumps({k: [np.asarray(a).tolist() for a in v]
                                                     for k, v in x.items()}))
     code = f"OPTIMIZERS = {OPTIMIZERS!r}\n" + TF_SIDE
@@ -132,3 +144,7 @@ def test_optimizer_variables_layout_is_keras_layout(real_keras, optimizer):
     model.optimizer.build(model.trainable_variables)
     mine = {p: s for p, s in layout(model).items() if p.startswith("optimizer/")}
     assert mine == real_keras[1]["optimizer_layouts"][optimizer]
+
+
+def test_real_keras_loads_a_lambda_of_a_registered_function(real_keras):
+    assert real_keras[1]["lambda"] == [[2.0, 2.0, 2.0]]
