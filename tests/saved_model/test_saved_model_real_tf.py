@@ -1,6 +1,7 @@
 """What real TensorFlow 2.21's SavedModel exposes, compared with minitf's (one TF run)."""
 import contextlib
 import io
+import json
 import re
 
 import numpy as np
@@ -190,9 +191,13 @@ def test_cli_show_all_matches_tfs_text(real, mine):
 def test_keras_export_and_save_match_tfs(real, mine):
     exported = tf.saved_model.load(str(mine[1] / "exported"))
     got = exposed(exported)
+
+    def unnumbered(value):  # Keras numbers input names per process: keras_tensor_7
+        return re.sub(r"keras_tensor_\d+", "keras_tensor", json.dumps(value))
+
     for key in ("attributes", "has_variables", "signature_keys", "signatures_repr",
                 "signatures"):
-        assert got[key] == real["export"][key], key
+        assert unnumbered(got[key]) == unnumbered(real["export"][key]), key
     # Keras 3 numbers layers per process (dense, dense_1, ...): compare the shape of names.
     names = [v.name for v in exported.variables]
     assert [re.sub(r"_\d+/", "/", n) for n in names] == \
