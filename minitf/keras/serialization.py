@@ -12,11 +12,15 @@ import difflib
 
 
 def serialize_keras_object(obj, module):
-    """The Keras 3 dict for `obj` (None stays None)."""
+    """The Keras 3 dict for `obj` (None stays None); a registered class says its
+    "package>Name"."""
     if obj is None:
         return None
-    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
-            "registered_name": None}
+    from .saving.object_registration import GLOBAL_CUSTOM_NAMES
+    registered = GLOBAL_CUSTOM_NAMES.get(type(obj))
+    return {"module": type(obj).__module__ if registered else module,
+            "class_name": type(obj).__name__, "config": obj.get_config(),
+            "registered_name": registered}
 
 
 def deserialize_keras_object(config, objects, kind, custom_objects=None):
@@ -24,6 +28,7 @@ def deserialize_keras_object(config, objects, kind, custom_objects=None):
 
     objects: {class or function name: class or function} known for this kind.
     """
+    from .saving.object_registration import get_registered_object
     known = dict(objects)
     known.update(custom_objects or {})
     if isinstance(config, str):
@@ -32,9 +37,13 @@ def deserialize_keras_object(config, objects, kind, custom_objects=None):
         name, arguments = config["class_name"], config.get("config") or {}
     else:
         raise unknown_identifier_error(kind, config, known)
-    if name not in known:
+    registered = config.get("registered_name") if isinstance(config, dict) else None
+    # custom objects, open scopes and registered classes; then the built-ins; nothing else
+    target = next((found for found in (get_registered_object(key, custom_objects)
+                                        for key in (registered, name) if isinstance(key, str))
+                   if found is not None), known.get(name))
+    if target is None:
         raise unknown_identifier_error(kind, config, known)
-    target = known[name]
     if not isinstance(target, type):
         return target
     if hasattr(target, "from_config"):  # e.g. Constant turns a serialized array back

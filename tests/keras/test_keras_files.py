@@ -393,3 +393,26 @@ def test_a_lambda_of_a_registered_function_is_saved_by_name(tmp_path):
     text = json.dumps(config).replace("minitf_tests>double", "nowhere>f")
     with pytest.raises(ValueError, match="Could not locate the function 'nowhere>f'"):
         tf.keras.models.model_from_json(text)
+
+
+@tf.keras.saving.register_keras_serializable(package="minitf_tests")
+class Halves(tf.keras.initializers.Initializer):
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.fill(shape, 0.5)
+
+    def get_config(self):
+        return {}
+
+
+def test_registered_initializers_inside_layer_configs(tmp_path):
+    model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                 tf.keras.layers.Dense(2, kernel_initializer=Halves())])
+    config = json.loads(model.to_json())
+    assert config["config"]["layers"][1]["config"]["kernel_initializer"][
+        "registered_name"] == "minitf_tests>Halves"
+    clone = tf.keras.models.model_from_json(model.to_json())
+    assert type(clone.layers[0].kernel_initializer) is Halves
+    np.testing.assert_array_equal(clone.layers[0].kernel.numpy(), 0.5)
+    with pytest.raises(ValueError, match="Could not interpret initializer identifier"):
+        tf.keras.models.model_from_json(model.to_json().replace("minitf_tests>Halves", "x>y")
+                                        .replace('"Halves"', '"Nope"'))
