@@ -80,8 +80,7 @@ def _holds_trackable(value, depth=0):
     if depth < 50 and isinstance(value, (list, tuple)):
         return any(_holds_trackable(v, depth + 1) for v in value)
     if depth < 50 and isinstance(value, dict):
-        return all(isinstance(k, str) for k in value) and \
-            any(_holds_trackable(v, depth + 1) for v in value.values())
+        return any(_holds_trackable(v, depth + 1) for v in value.values())
     return False
 
 
@@ -92,7 +91,16 @@ def children(obj):
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj) if _holds_trackable(v)]
     if isinstance(obj, dict):
-        return [(k, v) for k, v in obj.items() if _holds_trackable(v)]
+        pairs = [(k, v) for k, v in obj.items() if _holds_trackable(v)]
+        if any(not isinstance(k, str) for k, _ in pairs):
+            raise ValueError(
+                f"Unable to save the object {obj!r} (a dictionary wrapper constructed "
+                "automatically on attribute assignment). The wrapped dictionary contains a "
+                "non-string key which maps to a trackable object or mutable data structure."
+                "\n\nIf you don't need this dictionary checkpointed, wrap it in a "
+                "non-trackable object; it will be subsequently ignored. (A checkpoint key "
+                "is text: use string keys.)")
+        return pairs
     if hasattr(obj, "_checkpoint_children"):  # tf.train.Checkpoint and helper nodes
         return list(obj._checkpoint_children())
     return _attribute_children(obj)

@@ -197,3 +197,14 @@ def test_root_children_are_the_checkpoints_children(tmp_path):
     with pytest.raises(ValueError, match="Cannot create a Checkpoint with keyword argument w "
                        "if root.w already exists."):  # TF 2.21's words
         tf.train.Checkpoint(root=m, w=tf.Variable(0.0))
+
+
+def test_a_dict_with_non_string_keys_is_refused_not_skipped(tmp_path):
+    m = tf.Module()
+    m.d = {1: tf.Variable(1.0)}
+    with pytest.raises(ValueError, match="The wrapped dictionary contains a non-string key "
+                       "which maps to a trackable object"):  # TF 2.21's words
+        tf.train.Checkpoint(m=m).write(str(tmp_path / "k"))
+    assert not os.listdir(tmp_path)
+    m.d = {1: "plain data is fine"}
+    tf.train.Checkpoint(m=m).write(str(tmp_path / "k"))

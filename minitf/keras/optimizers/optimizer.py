@@ -124,6 +124,11 @@ class Optimizer:
         self._variables.append(self._iterations)
         self._learning_rate = self._make_learning_rate(learning_rate)
 
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if _on_assign:  # a checkpoint restore waits for attributes to appear (tf.train)
+            _on_assign[0](self, name, value)
+
     def _make_learning_rate(self, learning_rate):
         if isinstance(learning_rate, schedules.LearningRateSchedule) or callable(learning_rate):
             return learning_rate
