@@ -416,3 +416,22 @@ def test_registered_initializers_inside_layer_configs(tmp_path):
     with pytest.raises(ValueError, match="Could not interpret initializer identifier"):
         tf.keras.models.model_from_json(model.to_json().replace("minitf_tests>Halves", "x>y")
                                         .replace('"Halves"', '"Nope"'))
+
+
+def test_subclassed_model_layout_follows_attributes():
+    class Sub(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.d1 = tf.keras.layers.Dense(2)
+            self.blocks = [tf.keras.layers.Dense(2), tf.keras.layers.Dense(3)]
+
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](self.d1(x)))
+
+    model = Sub()
+    model(tf.ones((1, 3)))
+    # the paths and shapes real Keras 3.15 writes for this class (seen with h5py)
+    assert {p: tuple(v.shape) for p, v in h5_weights.variables_by_path(model)} == {
+        "blocks/dense/vars/0": (2, 2), "blocks/dense/vars/1": (2,),
+        "blocks/dense_1/vars/0": (2, 3), "blocks/dense_1/vars/1": (3,),
+        "d1/vars/0": (3, 2), "d1/vars/1": (2,)}
