@@ -435,3 +435,28 @@ def test_subclassed_model_layout_follows_attributes():
         "blocks/dense/vars/0": (2, 2), "blocks/dense/vars/1": (2,),
         "blocks/dense_1/vars/0": (2, 3), "blocks/dense_1/vars/1": (3,),
         "d1/vars/0": (3, 2), "d1/vars/1": (2,)}
+
+
+@tf.keras.saving.register_keras_serializable(package="minitf_tests")
+class SubModel(tf.keras.Model):
+    def __init__(self, units=2, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.d1 = tf.keras.layers.Dense(units)
+
+    def call(self, x):
+        return self.d1(x)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
+
+
+def test_a_registered_subclassed_model_round_trips(tmp_path):
+    model = SubModel(3)
+    x = np.random.default_rng(2).normal(size=(2, 4)).astype("float32")
+    model(x)
+    model.compile(optimizer="adam", loss="mse")
+    model.save(tmp_path / "sub.keras")
+    restored = tf.keras.models.load_model(tmp_path / "sub.keras")
+    assert type(restored) is SubModel and restored.units == 3
+    np.testing.assert_array_equal(restored(x).numpy(), model(x).numpy())

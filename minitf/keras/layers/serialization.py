@@ -132,9 +132,12 @@ def deserialize(config, custom_objects=None):
 
 
 def _build_from_config(layer, input_shape):
-    """Create the weights now, as the first call would (Keras's `build_from_config`)."""
-    if layer.built or getattr(type(layer).build, "_is_default", False):
-        return  # built already, or builds its sublayers when first called
+    """Create the weights now, as the first call would (Keras's `build_from_config`).
+
+    A subclassed model without its own `build` makes its weights when first called: it
+    is called once on zeros of the saved shape (None sizes as 1)."""
+    if layer.built:
+        return
 
     def as_shape(s):
         if isinstance(s, (list, tuple)) and all(d is None or isinstance(d, int) for d in s):
@@ -143,6 +146,12 @@ def _build_from_config(layer, input_shape):
             return [as_shape(d) for d in s]
         raise ValueError(f"build_config input_shape {input_shape!r} is not a shape.")
     shapes = as_shape(input_shape)
+    if getattr(type(layer).build, "_is_default", False):
+        from ..engine.training import Model
+        if isinstance(layer, Model) and isinstance(shapes, tuple):  # a subclassed model
+            import numpy as np
+            layer(np.zeros([1 if d is None else d for d in shapes], "float32"))
+        return  # other layers without a build: their first call in the model builds them
     layer._build_shapes_dict = {"input_shape": shapes}
     with call_context.name_scope(layer.name):
         layer.build(shapes)
