@@ -16,9 +16,13 @@ as JSON with every field present: int64 sizes are strings ("-1").
 'StatefulPartitionedCall:0'
 
 Where minitf differs from TF Serving: there is no `__saved_model_init_op`
-entry (minitf restores variables without an initializer graph). Not checked
-against a running TF Serving (it cannot be installed here): the layout
-follows its documentation and the SignatureDef proto's JSON form.
+entry (minitf restores variables without an initializer graph), and output
+tensor names follow `saved_model_cli` (StatefulPartitionedCall, _1, ... by
+signature key), while TF names a signature that reads no variable
+PartitionedCall and numbers the two kinds separately. Everything else is
+compared with the SignatureDef protos real TF writes, printed as JSON with
+field names kept and empty fields shown (tests/serving/test_serving_real_tf.py).
+Not checked against a running TF Serving, which cannot be installed here.
 """
 from ..tools.saved_model_cli import _TYPES, _call_names
 
@@ -44,5 +48,6 @@ def signature_defs(document):
             "outputs": {name: _tensor_info(dtype, dims, f"{calls[key]}:{index}")
                         for name, index, dtype, dims in sig["outputs"]},
             "method_name": sig.get("method_name", ""),
+            "defaults": {},  # SignatureDef.defaults: minitf signatures have no defaults
         }
     return result
