@@ -55,6 +55,20 @@ for name in ("sequential", "functional", "custom", "zoo"):
 @keras.saving.register_keras_serializable(package="minitf_real_tf")
 def double(t):
     return t * 2.0
+@keras.saving.register_keras_serializable(package="minitf_real_tf")
+class SubModel(keras.Model):
+    def __init__(self, units=2, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.d1 = keras.layers.Dense(units)
+
+    def call(self, x):
+        return self.d1(x)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
+sub = keras.models.load_model(f"{folder}/sub.keras")
+out["sub"] = np.asarray(sub(np.ones((1, 4), "float32"))).tolist()
 lam = keras.models.load_model(f"{folder}/lambda.keras")  # a registered function, by name
 out["lambda"] = np.asarray(lam(np.ones((1, 3), "float32"))).tolist()
 rnn = mf.build_rnn_stack(keras)
@@ -78,6 +92,20 @@ print(json.dumps(out))
 @tf.keras.saving.register_keras_serializable(package="minitf_real_tf")
 def double(t):
     return t * 2.0
+
+
+@tf.keras.saving.register_keras_serializable(package="minitf_real_tf")
+class SubModel(tf.keras.Model):
+    def __init__(self, units=2, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.d1 = tf.keras.layers.Dense(units)
+
+    def call(self, x):
+        return self.d1(x)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
 
 
 def layout(model):
@@ -113,6 +141,9 @@ def real_keras(tmp_path_factory):
             model.save(folder / f"{name}.keras")
     x_in = tf.keras.Input((3,))
     tf.keras.Model(x_in, tf.keras.layers.Lambda(double)(x_in)).save(folder / "lambda.keras")
+    sub = SubModel(3)
+    mine["sub"] = sub(np.ones((1, 4), "float32")).numpy()
+    sub.save(folder / "sub.keras")
     (folder / "inputs.json").write_text(json.dumps({k: [np.asarray(a).tolist() for a in v]
                                                     for k, v in x.items()}))
     code = f"OPTIMIZERS = {OPTIMIZERS!r}\n" + TF_SIDE
@@ -148,3 +179,8 @@ def test_optimizer_variables_layout_is_keras_layout(real_keras, optimizer):
 
 def test_real_keras_loads_a_lambda_of_a_registered_function(real_keras):
     assert real_keras[1]["lambda"] == [[2.0, 2.0, 2.0]]
+
+
+def test_real_keras_loads_a_registered_subclassed_model(real_keras):
+    mine, theirs = real_keras
+    np.testing.assert_allclose(theirs["sub"], mine["sub"], rtol=1e-5)
