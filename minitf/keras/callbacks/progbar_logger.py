@@ -6,7 +6,7 @@ than one epoch) and one `Progbar` line per epoch (see utils/progbar.py).
 >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
 >>> model.compile(loss="mse")
 >>> _ = model.fit([[1.0]], [[1.0]], epochs=1, verbose=2)  # doctest: +ELLIPSIS
-1/1 - 0s - ...ms/step - loss: ...
+1/1 - ...s - ...s/step - loss: ...
 """
 from ...framework.tf_export import tf_export
 from ..utils.progbar import Progbar
