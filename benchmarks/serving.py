@@ -23,7 +23,12 @@ import tempfile
 import threading
 import time
 
-import numpy as np
+# One BLAS thread (as benchmarks/run.py): on a small, busy machine OpenBLAS threads spin
+# against each other and make tiny matmuls far slower.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402 - after the thread settings
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import minitf as tf  # noqa: E402 - the checkout's minitf, whatever the working directory

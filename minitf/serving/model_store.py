@@ -7,7 +7,9 @@ number (`1/`, `2/`, ...; other names are ignored). A thread looks again every
 request path, and only then replaces the one being served (whose state turns
 to END). A directory that cannot be loaded -- half-copied, or not a SavedModel
 -- is logged and skipped, and the old version keeps serving; it is tried
-again once its `saved_model.json` changes.
+again once its `saved_model.json` changes. If the served version's directory
+is removed, the newest version left is loaded; if none is left, the loaded
+one keeps serving (TF Serving would unload it: minitf prefers answering).
 
 >>> import os, tempfile
 >>> import minitf as tf
@@ -82,10 +84,16 @@ class ModelStore:
         on_disk = self.versions_on_disk()
         if not on_disk:
             log.warning("No versions of servable %s found under base path %s. Did you forget "
-                        "to name your leaf directory as an integer (e.g. %s/1/)?",
-                        self.name, self.base_path, self.base_path)
+                        "to name your leaf directory as an integer (e.g. %s/1/)?%s",
+                        self.name, self.base_path, self.base_path,
+                        "" if self._current is None else
+                        f" Version {self._current.version} stays loaded and keeps serving.")
             return
         current = self._current
+        if current is not None and current.version not in on_disk:
+            log.warning("Version %d of %s was removed from disk; serving the newest version "
+                        "left instead.", current.version, self.name)
+            current = None  # as TF Serving does: the newest version present is served
         for version in on_disk:
             if current is not None and version <= current.version:
                 return
@@ -107,7 +115,8 @@ class ModelStore:
             return False
         with self._guard:
             if self._current is not None:
-                self._ended.insert(0, self._current.version)
+                self._ended = [self._current.version] + [
+                    v for v in self._ended if v not in (version, self._current.version)]
             self._current = served
         self._failed.pop(version, None)
         log.info("Successfully loaded servable version {name: %s version: %d}",

@@ -104,3 +104,21 @@ def test_keras_model_export(tmp_path):
         code, answer = call(s.port, "POST", "/v1/models/dense:predict",
                             {"inputs": {name: x.tolist()}})
         np.testing.assert_allclose(answer["outputs"], expected, rtol=1e-6)
+
+
+def test_removing_the_served_version_falls_back_to_the_newest_left(tmp_path):
+    import shutil
+    base = str(tmp_path)
+    save_version(base, 1)
+    save_version(base, 2, scale=10.0)
+    store = ModelStore("m", base)
+    store.poll_once()
+    assert store.get().version == 2
+    shutil.rmtree(os.path.join(base, "2"))
+    store.poll_once()
+    assert store.get().version == 1
+    assert [(s["version"], s["state"]) for s in store.statuses()] == [("1", "AVAILABLE"),
+                                                                     ("2", "END")]
+    shutil.rmtree(os.path.join(base, "1"))
+    store.poll_once()  # nothing left on disk: the loaded version keeps serving
+    assert store.get().version == 1
