@@ -29,6 +29,7 @@ from .errors import InvalidArgument, NotFound, PayloadTooLarge, ServingError
 from .predict import predict
 
 log = logging.getLogger("minitf.serving")
+MAX_DISCARD_BYTES = 256 * 1024 * 1024  # a refused body larger than this is cut off
 _ROUTE = re.compile(r"^/v1/models/([^/:]+)(?:/versions/(\d{1,19}))?"
                     r"(?:(/metadata)|:(predict))?$")
 
@@ -89,8 +90,10 @@ class RestHandler(BaseHTTPRequestHandler):
                 answer = predict(served.signatures, request, served.lock)
             self._reply(200, json.dumps(answer).encode())
         except ServingError as error:
-            self._reply(error.http_status, error.body(),
-                        close=isinstance(error, PayloadTooLarge))
+            too_large = isinstance(error, PayloadTooLarge)
+            self._reply(error.http_status, error.body(), close=too_large)
+            if too_large:
+                self._discard_body()
         except Exception as exc:  # noqa: BLE001 -- a bug must not stop the server
             log.exception("Request %s %s failed", method, self.path)
             self._reply(500, json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
@@ -100,7 +103,7 @@ class RestHandler(BaseHTTPRequestHandler):
         if length is None or not length.strip().isdigit():
             raise InvalidArgument("A predict request needs a Content-Length header with the "
                                   "body's size in bytes (chunked bodies are not supported).")
-        length = int(length)
+        length = self._declared_length = int(length)
         if length > self.server.max_body_bytes:
             raise PayloadTooLarge(
                 f"Request body of {length} bytes is over this server's limit of "
@@ -114,6 +117,19 @@ class RestHandler(BaseHTTPRequestHandler):
                                   '{"instances": [[1.0, 2.0]]}.') from None
         except RecursionError:
             raise InvalidArgument("JSON Parse error: nested too deeply.") from None
+
+    def _discard_body(self):
+        """Read and drop a refused body (at most MAX_DISCARD_BYTES): a client that is still
+        sending would otherwise meet a closed socket (broken pipe) instead of the 413."""
+        left = min(self._declared_length, MAX_DISCARD_BYTES)
+        try:
+            while left > 0:
+                chunk = self.rfile.read(min(left, 1 << 16))
+                if not chunk:
+                    break
+                left -= len(chunk)
+        except OSError:
+            pass  # the client gave up: nothing more to do, the connection closes
 
     def _reply(self, status, body, close=False):
         self.send_response(status)

@@ -185,6 +185,10 @@ def test_body_over_the_limit_gets_413(tmp_path):
         big = {"instances": [[1.0, 2.0]] * 50}
         code, answer = call(small.port, "POST", "/v1/models/m:predict", big)
         assert code == 413 and "over this server's limit of 64 bytes" in answer["error"]
+        # a body far larger than the socket buffers still gets its 413, not a broken pipe
+        code, answer = call(small.port, "POST", "/v1/models/m:predict",
+                            raw=b"[" + b"1," * 4_000_000 + b"1]")
+        assert code == 413 and "8000003 bytes" in answer["error"]
         assert call(small.port, "POST", "/v1/models/m:predict", {"instances": [[1, 2]]}) == \
             (200, {"predictions": [[5.5]]})
 
