@@ -17,7 +17,9 @@ Traceback (most recent call last):
 minitf.serving.errors.InvalidArgument: Input 'x': nested lists of different lengths (1 and 2) are not a tensor; every row must have the same length.
 
 Floats are written with the shortest text that reads back as the same
-float32 (0.1, not 0.10000000149011612), as TF Serving prints them.
+float32 (0.1, not 0.10000000149011612). How many digits TF Serving prints
+was not checked (it cannot be installed here); the float32 values read back
+are the same either way.
 """
 import base64
 import binascii

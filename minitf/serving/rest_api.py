@@ -71,6 +71,9 @@ class RestHandler(BaseHTTPRequestHandler):
         try:
             name, version, action = route(method, self.path)
             store = self.server.stores.get(name)
+            if store is None and action == "status":  # TF Serving's GetModelStatus text
+                raise NotFound(f"Could not find any versions of model {name}. This server "
+                               f"serves {sorted(self.server.stores)}.")
             if store is None:
                 raise NotFound(f"Servable not found for request: "
                                f"{'Latest' if version is None else 'Specific'}({name}"

@@ -83,7 +83,7 @@ def test_columnar_format_one_input(server):
         (200, {"outputs": [[5.5], [0.5]]})
     assert predict(server, {"inputs": {"x": [[1.0, 2.0]]}}) == (200, {"outputs": [[5.5]]})
     assert predict(server, {"signature_name": "serving_default", "inputs": [[0.1, 0.1]]}) == \
-        (200, {"outputs": [[0.8]]})  # float32 printed shortest, as TF Serving does
+        (200, {"outputs": [[0.8]]})  # float32 printed shortest
 
 
 def test_several_inputs_and_outputs(server):
@@ -147,7 +147,8 @@ def test_bad_requests_get_4xx_and_the_server_keeps_serving(server, body, path, s
 
 
 @pytest.mark.parametrize("path,status,words", [
-    ("/v1/models/other", 404, "Latest(other)"),
+    ("/v1/models/other", 404, "Could not find any versions of model other"),
+    ("/v1/models/other/metadata", 404, "Servable not found for request: Latest(other)"),
     ("/v1/models/m/versions/4", 404, "Could not find version 4 of model m"),
     ("/v1/models/m/versions/4/metadata", 404, "Specific(m, 4)"),
     ("/v1/models/m:predict", 400, "Malformed request: GET"),
