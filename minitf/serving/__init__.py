@@ -31,6 +31,7 @@ Where minitf differs from TF Serving: REST only (no gRPC port), one model
 not been compared with a running TF Serving, which cannot be installed here;
 routes, formats and error codes follow TF Serving's REST API documentation.
 """
+import socket
 import threading
 from http.server import ThreadingHTTPServer
 
@@ -41,7 +42,34 @@ DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 
 
 class _HTTPServer(ThreadingHTTPServer):
+    """One thread per connection; `connections` are the open ones, closed by `stop()`."""
+
     daemon_threads = True
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self.connections = set()
+        self.connections_lock = threading.Condition()
+        self.closing = False
+
+    def close_connections(self, grace_seconds=10.0):
+        """End every kept-alive connection. A request being answered is finished first
+        (only the reading side is shut, and its thread is given `grace_seconds`); then
+        whatever is left is cut."""
+        self.closing = True
+        with self.connections_lock:
+            for connection in list(self.connections):
+                _shutdown(connection, socket.SHUT_RD)
+            self.connections_lock.wait_for(lambda: not self.connections, grace_seconds)
+            for connection in list(self.connections):
+                _shutdown(connection, socket.SHUT_RDWR)
+
+
+def _shutdown(connection, how):
+    try:
+        connection.shutdown(how)
+    except OSError:
+        pass  # already closed by the client
 
 
 class Server:
@@ -58,13 +86,15 @@ class Server:
         self._stopped = False
 
     def stop(self):
-        """Stop accepting requests, stop polling for versions, close the socket."""
+        """Stop accepting requests and polling for versions; close the listening socket
+        and the kept-alive connections (a request being answered is finished)."""
         if self._stopped:
             return
         self._stopped = True
         self._httpd.shutdown()
         self._thread.join()
         self._httpd.server_close()
+        self._httpd.close_connections()
         for store in self.stores.values():
             store.stop()
 

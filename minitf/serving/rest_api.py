@@ -60,6 +60,23 @@ class RestHandler(BaseHTTPRequestHandler):
         # Send small answers at once: with Nagle's algorithm on, a reply written after
         # its headers waits for the client's delayed ACK (~40 ms per request).
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self.server.connections_lock:
+            self.server.connections.add(self.connection)
+
+    def handle(self):
+        # http.server's loop, which also ends once the server is stopping (Server.stop).
+        self.close_connection = True
+        self.handle_one_request()
+        while not self.close_connection and not self.server.closing:
+            self.handle_one_request()
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            with self.server.connections_lock:
+                self.server.connections.discard(self.connection)
+                self.server.connections_lock.notify_all()
 
     def do_GET(self):
         self._handle("GET")

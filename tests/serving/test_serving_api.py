@@ -198,8 +198,13 @@ def test_stop_closes_the_port(tmp_path):
     save_version(str(tmp_path), 1)
     server = minitf.serving.start("m", str(tmp_path), file_system_poll_wait_seconds=0.05)
     assert call(server.port, "GET", "/v1/models/m")[0] == 200
+    kept_alive = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    assert call(server.port, "GET", "/v1/models/m", connection=kept_alive)[0] == 200
     server.stop()
     server.stop()  # a second stop is harmless
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+        call(server.port, "GET", "/v1/models/m", connection=kept_alive)  # closed by stop()
+    kept_alive.close()
     with pytest.raises(ConnectionRefusedError):
         call(server.port, "GET", "/v1/models/m")
 
