@@ -77,7 +77,8 @@ def measure(server, model, requests, threads):
 
 
 def percentile(sorted_values, p):
-    return sorted_values[min(len(sorted_values) - 1, int(round(p / 100 * (len(sorted_values) - 1))))]
+    index = int(round(p / 100 * (len(sorted_values) - 1)))
+    return sorted_values[min(len(sorted_values) - 1, index)]
 
 
 def run(requests=1000, threads=8):

@@ -14,7 +14,7 @@ array([[1. , 2.5]], dtype=float32)
 >>> to_array([[1], [2, 3]], dtypes.float32, "x")
 Traceback (most recent call last):
   ...
-minitf.serving.errors.InvalidArgument: Input 'x': nested lists of different lengths (1 and 2) are not a tensor; every row must have the same length.
+minitf.serving.errors.InvalidArgument: Input 'x': nested lists of different lengths (1 and 2) ...
 
 Floats are written with the shortest text that reads back as the same
 float32 (0.1, not 0.10000000149011612). How many digits TF Serving prints

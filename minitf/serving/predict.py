@@ -18,8 +18,15 @@ inputs) and the answer is `{"outputs": ...}` (a value, or an object).
 {'outputs': [[2.0, 4.0]]}
 
 An output whose name ends in `_bytes` is written as `{"b64": ...}`, as in TF
-Serving. Not checked against a running TF Serving (it cannot be installed
-here): error texts start with TF Serving's where known, then say what to do.
+Serving; other string outputs are written as text (bytes that are not UTF-8
+become U+FFFD: TF Serving would write the raw bytes into its JSON).
+
+Not checked against a running TF Serving (it cannot be installed here):
+error texts start with TF Serving's where known, then say what to do. An
+unknown `signature_name` is answered 404, as the issue asks; TF Serving
+raises FAILED_PRECONDITION for it, and which HTTP code that becomes there
+was not checked. Shapes are checked against the signature before running
+(TF Serving lets the graph fail), so the error names the input.
 """
 import contextlib
 
