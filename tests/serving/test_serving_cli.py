@@ -61,5 +61,6 @@ def test_serves_until_sigint(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+        process.stderr.close()
     with pytest.raises(ConnectionRefusedError):
         call(port, "GET", "/v1/models/m")
