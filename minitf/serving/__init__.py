@@ -125,7 +125,11 @@ def start(model_name, model_base_path, rest_api_port=0, file_system_poll_wait_se
     httpd = _HTTPServer((rest_api_host, rest_api_port), RestHandler)
     httpd.stores = {model_name: store}
     httpd.max_body_bytes = max_body_bytes
-    store.start()
+    try:
+        store.start()
+    except BaseException:
+        httpd.server_close()  # don't leave the port bound if loading went wrong
+        raise
     return Server(httpd, httpd.stores)
 
 
