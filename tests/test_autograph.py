@@ -625,3 +625,29 @@ def test_assert_on_python_values_stays_a_python_assert():
     assert float(scale(tf.constant(1.5), 2)) == 3.0
     with pytest.raises(AssertionError, match="AssertionError: \n"):
         scale(tf.constant(1.5), -2)  # checked while tracing, as in TF
+
+
+class _Foreign:
+    """Stands for a tree another tool hung on a shared AST node; copying it is an error."""
+
+    def __deepcopy__(self, memo):
+        raise AssertionError("AutoGraph deep-copied a tree that is not its own")
+
+
+def test_conversion_leaves_what_other_tools_hang_on_shared_ast_nodes_alone():
+    # CPython shares one ast.Load() among all trees, and IPython's traceback formatter
+    # (the `executing` package) sets `.parent` on it: after one traceback in a notebook,
+    # a deep copy of a converted function dragged a whole module along (a second each).
+    load = ast.parse("x").body[0].value.ctx
+    assert load is ast.parse("y").body[0].value.ctx
+    load.parent = _Foreign()
+    try:
+        def doubled_three_times(x):
+            for _ in tf.range(3):
+                x = x * 2.0
+            return x
+
+        assert float(tf.function(doubled_three_times)(tf.constant(1.0))) == 8.0
+        assert "ag__.for_stmt" in tf.autograph.to_code(doubled_three_times)
+    finally:
+        del load.parent

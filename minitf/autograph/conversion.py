@@ -21,7 +21,6 @@ In TensorFlow this is `impl/api.py`, `impl/conversion.py` and `pyct/transpiler.p
 """
 import ast
 import builtins
-import copy
 import functools
 import inspect
 import os
@@ -155,7 +154,8 @@ def convert_function(fn, asserts=False):
     node = parse_function(fn)
     lowering.check_supported(node)
     source_node, namer = _rewrite(node, fn, asserts)
-    return _compile(source_node, fn, namer), ast.unparse(source_node)
+    source = ast.unparse(source_node)  # (before _compile, which edits the tree in place)
+    return _compile(source_node, fn, namer), source
 
 
 def _rewrite(node, fn, asserts=False):
@@ -201,8 +201,9 @@ def _local_names(node):
 
 def _compile(node, fn, namer):
     """Compile `def tf__f` inside a factory that takes `ag__` and f's free variables, then
-    rebuild it with f's globals and closure cells."""
-    node = copy.deepcopy(node)
+    rebuild it with f's globals and closure cells. Edits `node` in place: no deep copy,
+    since Python shares `ast.Load()` among trees and tools such as IPython's traceback
+    formatter hang a `parent` on it, so a copy could drag whole other modules along."""
     node.args.defaults, node.args.kw_defaults = [], [None] * len(node.args.kwonlyargs)
     node.returns = None
     for a in ast.walk(node.args):
