@@ -62,9 +62,9 @@ def tidy(nb, root=str(ROOT)):
 
 
 def hide_solution(cell):
-    """Store a solution cell collapsed, without outputs, and not compared by nbval."""
+    """Store a solution cell collapsed, without outputs, and not compared by nbval.
+    (Its execution count stays: it ran with the lesson, and a count reveals nothing.)"""
     cell.outputs = []
-    cell.execution_count = None
     cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
     tags = cell.metadata.setdefault("tags", [])
     if "nbval-ignore-output" not in tags:

