@@ -16,10 +16,10 @@ as JSON with every field present: int64 sizes are strings ("-1").
 'StatefulPartitionedCall:0'
 
 Where minitf differs from TF Serving: there is no `__saved_model_init_op`
-entry (minitf restores variables without an initializer graph), and output
-tensor names follow `saved_model_cli` (StatefulPartitionedCall, _1, ... by
-signature key), while TF names a signature that reads no variable
-PartitionedCall and numbers the two kinds separately. Everything else is
+entry (minitf restores variables without an initializer graph). Output tensor
+names are `saved_model_cli`'s, as TF's (StatefulPartitionedCall for a signature
+that touches a variable, PartitionedCall for one that does not, each numbered by
+signature key; a document without its graphs, as above, says Stateful). All is
 compared with the SignatureDef protos real TF writes, printed as JSON with
 field names kept and empty fields shown (tests/serving/test_serving_real_tf.py).
 Not checked against a running TF Serving, which cannot be installed here.

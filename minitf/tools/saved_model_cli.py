@@ -49,7 +49,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.function import TensorSpec
-from ..saved_model import structures, values
+from ..saved_model import registry, structures, values
 from ..saved_model.load import load, read_document
 
 _TYPES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF",
@@ -72,10 +72,35 @@ def _shape_text(dims):
 
 
 def _call_names(document):
-    """TF names each signature's outputs after its call node: StatefulPartitionedCall,
-    StatefulPartitionedCall_1, ... in order of signature keys."""
-    return {key: "StatefulPartitionedCall" + (f"_{i}" if i else "")
-            for i, key in enumerate(sorted(_signatures(document)))}
+    """TF names each signature's outputs after its call node, in order of signature keys:
+    StatefulPartitionedCall, _1, ... for functions that touch a variable or run a stateful
+    op, PartitionedCall, _1, ... for the others (two counters)."""
+    functions, counts, names = document.get("concrete_functions", []), {}, {}
+    for key in sorted(_signatures(document)):
+        index = _signatures(document)[key].get("concrete_function")
+        known = isinstance(index, int) and 0 <= index < len(functions)
+        stateful = not known or _is_stateful(functions[index].get("graph"))
+        call = "StatefulPartitionedCall" if stateful else "PartitionedCall"
+        counts[call] = counts.get(call, 0) + 1
+        names[key] = call + (f"_{counts[call] - 1}" if counts[call] > 1 else "")
+    return names
+
+
+def _is_stateful(graph):
+    """Does a serialized graph (or a cond/while body in it) read a variable or run an op
+    with effects (a random draw, a print)? Unknown op names count as stateful."""
+    stack = [graph]
+    while stack:
+        graph = stack.pop()
+        if not isinstance(graph, dict) or graph.get("variables"):
+            return True
+        for node in graph.get("nodes", []):
+            kernels = registry._ops().get(node.get("op")) or {}
+            if not kernels or any(op.stateful for op in kernels.values()):
+                return True
+            for value in node.get("attrs", {}).values():
+                stack.extend(_subgraphs(value))
+    return False
 
 
 def show_signature(document, key, indent=0):

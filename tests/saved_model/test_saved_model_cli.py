@@ -141,3 +141,34 @@ def test_input_exprs_parsing():
                                                                         "k": 4}
     with pytest.raises(RuntimeError, match="format is incorrect"):
         saved_model_cli.parse_input_exprs("[1.0]")
+
+
+def test_output_names_count_stateful_and_stateless_calls_apart_as_tf_does(tmp_path, capsys):
+    # TF 2.21's saved_model_cli for these signatures (checked in a scratch venv): by sorted
+    # key, StatefulPartitionedCall[_N] where a variable is read, PartitionedCall[_N] elsewhere.
+    class Mixed(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def scaled(self, x):
+            return x * self.v
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def total(self, x):
+            return tf.reduce_sum(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def shifted(self, x):
+            return x - 1.0
+
+    m = Mixed()
+    tf.saved_model.save(m, str(tmp_path), signatures={
+        "aa": m.scaled, "scaled": m.scaled, "shifted": m.shifted, "total": m.total})
+    saved_model_cli.main(["show", "--dir", str(tmp_path), "--all"])
+    names = [line.split("name: ")[1] for line in capsys.readouterr().out.splitlines()
+             if "name: " in line and not line.strip().startswith("name: aa_")
+             and "_x:0" not in line]
+    assert names == ["StatefulPartitionedCall:0", "StatefulPartitionedCall_1:0",
+                     "PartitionedCall:0", "PartitionedCall_1:0"]
