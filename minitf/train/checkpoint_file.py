@@ -26,12 +26,12 @@ then the index, each to a temporary name in the same directory and
 import hashlib
 import json
 import os
-import tempfile
 import zipfile
 
 import numpy as np
 
 from ..framework import errors
+from ..framework.atomic_file import atomic_write
 from .object_graph import OBJECT_GRAPH_KEY
 
 FORMAT = "minitf-checkpoint"
@@ -60,18 +60,8 @@ def _not_found(prefix):
 
 def atomic_write_bytes(path, writer):
     """Call `writer(file)` on a temporary file next to `path`, then move it into place."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path), dir=directory)
-    try:
-        with os.fdopen(fd, "w+b") as f:
-            writer(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    with atomic_write(path) as tmp, open(tmp, "w+b") as f:  # (writers may read back)
+        writer(f)
 
 
 def write(prefix, tensors, object_graph):

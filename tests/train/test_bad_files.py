@@ -155,6 +155,6 @@ def test_a_crash_between_data_and_index_is_detected_not_misread(good, monkeypatc
     with pytest.raises(KeyboardInterrupt):
         tf.train.Checkpoint(v=tf.Variable([7.0, 8.0])).write(good)
     monkeypatch.undo()
-    assert [f for f in os.listdir(os.path.dirname(good)) if f.startswith(".tmp")] == []
+    assert [f for f in os.listdir(os.path.dirname(good)) if f.startswith(".")] == []
     with pytest.raises(tf.errors.DataLossError, match="checksum does not match"):
         tf.train.Checkpoint(v=tf.Variable([0.0, 0.0])).read(good)

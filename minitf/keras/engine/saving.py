@@ -21,7 +21,7 @@ import os
 
 from ...framework.tf_export import tf_export
 from ..saving import h5_weights
-from ..saving.atomic import atomic_write
+from ...framework.atomic_file import atomic_write
 
 SUFFIX = ".weights.h5"
 

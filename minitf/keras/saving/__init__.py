@@ -3,7 +3,8 @@
 * `object_registration.py`: which class names a config may use
   (`register_keras_serializable`, `custom_objects`, `CustomObjectScope`).
 * `budget.py`: how many weight values a config may ask for while loading.
-* `atomic.py`: every file is written to a temporary name, then renamed.
+* every file is written to a temporary name, then renamed (`framework/atomic_file.py`,
+  shared with `tf.train` checkpoints).
 * `h5_weights.py`: the `.weights.h5` layout (`layers/dense/vars/0`, ...).
 * `keras_file.py`: the `.keras` zip (`config.json`, `metadata.json`,
   `model.weights.h5`).

@@ -40,7 +40,7 @@ import os
 import zipfile
 
 from . import h5_weights
-from .atomic import atomic_write
+from ...framework.atomic_file import atomic_write
 from .budget import WeightBudget
 from .object_registration import CustomObjectScope, SafeModeScope
 

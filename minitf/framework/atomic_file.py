@@ -1,4 +1,5 @@
-"""Write a file so that readers see the old file or the new one, never half of either.
+"""Write a file so that readers see the old file or the new one, never half of either
+(Keras files, `tf.train` checkpoints and their `checkpoint` state file all use it).
 
 The bytes go to a temporary file in the target's directory (same filesystem),
 which is flushed to disk and then `os.replace`d onto the target in one step.
