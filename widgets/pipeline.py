@@ -251,7 +251,8 @@ class PipelineTimeline(ExplorerView):
 
     One Gantt chart per variant: each lane is a (thread, stage), each bar one element
     in that stage, numbered by element. The toggle buttons switch variants (keyboard:
-    Tab to them, arrow keys), the table lists each variant's measured total time,
+    Tab to them, arrow keys), the table lists each variant's measured total time
+    and its speed-up over the first variant (`speedups()`),
     and "run again" measures every variant once more (timings vary between runs).
     A chart is drawn when it is first shown after a measurement, reusing that
     variant's figure. `static()` is a PNG of the current chart.
@@ -292,13 +293,22 @@ class PipelineTimeline(ExplorerView):
         self.image.value = self.picture(name)
         self.table.value = self.totals_html()
 
+    def speedups(self):
+        """{variant: the first variant's total / this variant's total} for the last
+        measurement (2.0: this variant took half the time of the first)."""
+        first = next(iter(self.runs.values())).total
+        return {name: first / max(run.total, 1e-9) for name, run in self.runs.items()}
+
     def totals_html(self):
+        speedups = self.speedups()
         rows = "".join(
             f"<tr><td>{'▶ ' if name == self.variant else ''}{name}</td>"
             f"<td style='text-align:right'>{1000 * run.total:.1f} ms</td>"
+            f"<td style='text-align:right'>{speedups[name]:.1f}×</td>"
             f"<td>{'overlaps training' if run.overlaps() else 'no overlap'}</td></tr>"
             for name, run in self.runs.items())
-        return f"<table><tr><th>variant</th><th>total</th><th></th></tr>{rows}</table>"
+        return ("<table><tr><th>variant</th><th>total</th><th>speed-up</th><th></th></tr>"
+                f"{rows}</table>")
 
     def static(self):
         """A PNG of the current variant's chart (shown where widgets cannot run)."""

@@ -111,6 +111,16 @@ def test_view_switches_variants_and_shows_totals():
     assert view.static().png == bytes(view.image.value) and "sequential:" in view.static().text
 
 
+def test_speedups_are_the_first_variants_total_over_each_total():
+    view = PipelineTimeline(variants(), steps=N, train_step=train)
+    runs = view.runs
+    speedups = view.speedups()
+    assert speedups["sequential"] == 1.0
+    for name, run in runs.items():
+        assert speedups[name] == pytest.approx(runs["sequential"].total / run.total)
+        assert f"{speedups[name]:.1f}×</td>" in view.table.value
+
+
 def test_view_of_a_single_dataset_and_errors_shown():
     view = PipelineTimeline(tf.data.Dataset.range(3), steps=None)
     assert list(view.runs) == ["pipeline"] and view.runs["pipeline"].indices("train") == [0, 1, 2]
