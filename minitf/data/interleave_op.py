@@ -38,6 +38,13 @@ from .structured_function import as_args
 _END = object()
 
 
+class _Failed:
+    """A slot the input's error filled: raised when the cycle reaches it."""
+
+    def __init__(self, error):
+        self.error = error
+
+
 class DatasetFunction:
     """A function from an element to a dataset: traced once; called, it gives the traced
     (template) dataset and the values its symbolic tensors take for this element."""
@@ -142,11 +149,12 @@ class _InterleaveDataset(Dataset):
                 ahead = range(self._cycle) if self._open_ahead else range(1)
                 for k in [(i + j) % self._cycle for j in ahead]:
                     if slots[k] is None and not source_done:
-                        element = next(source, _END)
-                        if element is _END:
-                            source_done = True
-                        else:
-                            slots[k] = self._open(element)
+                        slots[k] = self._take(source)
+                        source_done = slots[k] is _END or isinstance(slots[k], _Failed)
+                        if slots[k] is _END:
+                            slots[k] = None
+                if isinstance(slots[i], _Failed):  # where a one-at-a-time interleave fails
+                    raise slots[i].error
                 if slots[i] is not None:
                     for _ in range(self._block):
                         value = self._next_of(slots[i])
@@ -158,9 +166,20 @@ class _InterleaveDataset(Dataset):
                 i = (i + 1) % self._cycle
         finally:
             for slot in slots:
-                if slot is not None:
+                if slot is not None and not isinstance(slot, _Failed):
                     self._close(slot)
             source.close()
+
+    def _take(self, source):
+        """The next input element's dataset opened, `_END`, or the error that stopped the input.
+
+        Opening ahead (parallel) reaches an input error early; it is kept in the slot and
+        raised when the cycle gets there, after every element produced before it."""
+        try:
+            element = next(source, _END)
+            return element if element is _END else self._open(element)
+        except Exception as exc:
+            return _Failed(exc)
 
 
 class _ThreadedSlot:

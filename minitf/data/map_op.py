@@ -89,7 +89,7 @@ class _ParallelMapDataset(_MapDataset):
         source = self._input._iterate()
         bindings = graph_inputs.snapshot()  # workers read captured tensors through these
         pending = collections.deque()
-        index = 0
+        index, failure = 0, None
         try:
             exhausted = False
             while True:
@@ -99,10 +99,15 @@ class _ParallelMapDataset(_MapDataset):
                     except StopIteration:
                         exhausted = True
                         break
+                    except Exception as exc:  # the input failed: the calls in flight
+                        failure, exhausted = exc, True  # still reach the consumer first
+                        break
                     pending.append(pool.submit(graph_inputs.run_with, bindings, self._call,
                                                element, index, recorder))
                     index += 1
                 if not pending:
+                    if failure is not None:
+                        raise failure
                     return
                 yield self._next_result(pending).result()
         finally:

@@ -192,8 +192,31 @@ class _GeneratorDataset(Dataset):
     def _generate(self):
         args = [value_of(a) if isinstance(a, Tensor) else convert_to_tensor(a).numpy()
                 for a in self._args]
-        for index, value in enumerate(self._generator(*args)):
+        values = iter(self._generator(*args))
+        index = 0
+        while True:
+            try:
+                value = next(values)
+            except StopIteration:
+                return
+            except Exception as exc:
+                raise _raised_by_generator(exc, index) from exc
             yield _checked(value, self._element_spec, index)
+            index += 1
+
+
+# How TF's PyFunc op reports a Python exception; any other class is an UnknownError.
+_PY_ERRORS = {ValueError: "InvalidArgumentError", TypeError: "InvalidArgumentError",
+              NotImplementedError: "UnimplementedError", MemoryError: "ResourceExhaustedError"}
+
+
+def _raised_by_generator(exc, index):
+    """The error TF raises when the generator raises `exc`: an OpError naming it."""
+    name = next((n for cls, n in _PY_ERRORS.items() if isinstance(exc, cls)), "UnknownError")
+    return getattr(errors, name)(
+        None, "IteratorGetNext",
+        f"{type(exc).__name__}: {exc} [Op:IteratorGetNext] (the `generator` passed to "
+        f"from_generator raised it after yielding {index} element(s); its traceback is above)")
 
 
 def _spec_from_types(output_types, output_shapes):
