@@ -15,3 +15,17 @@ from .checkpoint_management import CheckpointManager  # noqa: F401
 from .checkpoint_state import latest_checkpoint  # noqa: F401
 from .checkpoint_utils import (CheckpointReader, list_variables, load_checkpoint,  # noqa: F401
                                load_variable)
+
+
+from . import example as _example  # noqa: E402 - protobuf itself loads on first use
+
+
+def __getattr__(name):
+    """`tf.train.Example`, `Feature`, ...: protobuf classes, made on first use (example.py)."""
+    if name in _example.NAMES:
+        return _example.message_classes()[name]
+    raise AttributeError(f"module 'minitf.train' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_example.NAMES))

@@ -1,0 +1,17 @@
+"""`tf.io`: files and records - TFRecord files, `tf.train.Example` parsing, tensor bytes.
+
+* `tfrecord.py` - `TFRecordWriter`, `TFRecordOptions`, and the record reader
+  that `tf.data.TFRecordDataset` (minitf/data/tfrecord_dataset.py) uses;
+* `example_parsing.py` - `FixedLenFeature`, `VarLenFeature`, ...,
+  `parse_single_example`, `parse_example`;
+* `tensor_serialization.py` - `serialize_tensor`, `parse_tensor`.
+
+(`read_file`, `write_file` and `decode_csv` are ops in minitf/ops/io_ops.py.)
+Importing this package imports every module below it, which registers the
+public names they mark with `@tf_export("io....")`.
+"""
+import importlib
+import pkgutil
+
+for _info in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_info.name}")
