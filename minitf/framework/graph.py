@@ -300,11 +300,22 @@ class _GraphScope:
 def _user_source():
     """file:line of the innermost frame outside minitf (where the user wrote the op)."""
     frame = sys._getframe(2)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while frame is not None and _in_package(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
         return None
     return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+_IN_PACKAGE = {}  # file name -> whether it is one of minitf's own files
+
+
+def _in_package(filename):
+    """Whether `filename` is part of minitf (asked once per file: every traced op asks)."""
+    found = _IN_PACKAGE.get(filename)
+    if found is None:
+        found = _IN_PACKAGE[filename] = os.path.abspath(filename).startswith(_PACKAGE_DIR)
+    return found
 
 
 # --- printing ---------------------------------------------------------------------------

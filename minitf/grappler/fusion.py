@@ -33,7 +33,7 @@ In TensorFlow, XLA fuses element-wise ops like this ("loop fusion"); Grappler
 itself has no such pass, so the option "elementwise_fusion" is a minitf extra.
 """
 from .elementwise import ELEMENTWISE, IN_PLACE, FusedElementwise, Program, Step, casts_bool
-from .rewrite import Rewriter, broadcasts_into, consumers, is_pure, output_ids
+from .rewrite import WORK, Rewriter, broadcasts_into, consumers, is_pure, output_ids
 
 
 def fuse_elementwise(graph):
@@ -66,17 +66,18 @@ def _groups(graph):
     for node in reversed(graph.nodes):
         if id(node) in taken or not _fusable(node):
             continue
-        members, stack = [node], [node]
+        members, stack, inside = [node], [node], {id(node)}
         while stack:
             consumer = stack.pop()
+            WORK["visited"] += 1
             for t in consumer.inputs:
                 producer = t.node
-                if (_fusable(producer) and id(producer) not in taken
-                        and id(t) not in returned
-                        and all(u is consumer for u in users[id(t)])
-                        and not any(m is producer for m in members)):
+                if (id(producer) not in inside and id(producer) not in taken
+                        and _fusable(producer) and id(t) not in returned
+                        and all(u is consumer for u in users[id(t)])):
                     members.append(producer)
                     stack.append(producer)
+                    inside.add(id(producer))
         if len(members) > 1:
             taken.update(id(m) for m in members)
             groups[id(node)] = sorted(members, key=lambda m: order[id(m)])

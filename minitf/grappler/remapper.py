@@ -51,14 +51,14 @@ def remap(graph):
 def _remap_matmuls(graph):
     patterns = _patterns(graph)
     root_of = {id(n): p[-1] for p in patterns for n in p}
+    pattern_of = {id(p[-1]): p for p in patterns}
     rewriter = Rewriter(graph)
     for node in graph.nodes:
         root = root_of.get(id(node))
         if root is None:
             rewriter.copy(node)
         elif root is node:
-            pattern = next(p for p in patterns if p[-1] is node)
-            _emit(rewriter, pattern)
+            _emit(rewriter, pattern_of[id(node)])
     return rewriter.finish()
 
 
