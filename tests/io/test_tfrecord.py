@@ -113,8 +113,9 @@ def test_compression_level_changes_the_stream(tmp_path):
     sizes = {}
     for level in (0, 9):
         path = tmp_path / f"l{level}"
-        with tf.io.TFRecordWriter(str(path), tf.io.TFRecordOptions("ZLIB", compression_level=level)) as w:
-            w.write(record)
+        options = tf.io.TFRecordOptions("ZLIB", compression_level=level)
+        with tf.io.TFRecordWriter(str(path), options) as writer:
+            writer.write(record)
         sizes[level] = path.stat().st_size
         assert read(str(path), compression_type="ZLIB") == [record]
     assert sizes[0] > len(record) > sizes[9]

@@ -1,0 +1,149 @@
+"""`tf.SparseTensor` and `tf.sparse.to_dense`.
+
+A SparseTensor stores only the entries that are not the default (zero):
+
+* `indices` - int64 `[N, rank]`, the position of each stored entry,
+  in row-major order;
+* `values` - `[N]`, the entries themselves;
+* `dense_shape` - int64 `[rank]`, the shape of the whole tensor.
+
+>>> import minitf as tf
+>>> st = tf.SparseTensor(indices=[[0, 1], [2, 0]], values=[1.5, 2.0], dense_shape=[3, 2])
+>>> st.shape
+TensorShape([3, 2])
+>>> tf.sparse.to_dense(st).numpy()
+array([[0. , 1.5],
+       [0. , 0. ],
+       [2. , 0. ]], dtype=float32)
+
+`tf.io.VarLenFeature` parses into one: each example holds a list of any
+length, so row `i` of the batch has its own number of stored entries. So far
+minitf has what that parsing needs; the rest of `tf.sparse` (reorder, add,
+sparse_dense_matmul, ...) is not written yet.
+In TensorFlow a SparseTensor is a `CompositeTensor` that `tf.function` and
+`tf.data` take apart into its three tensors; minitf's passes through
+eager code and within a traced function, not yet across `tf.function` or
+`Dataset.map` boundaries.
+"""
+import numpy as np
+
+from ..framework import dtypes, errors
+from ..framework.op import Op, apply
+from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tf_export import tf_export
+from .gather_ops import gather_nd
+from .shape_ops import constant_value_as_shape
+
+
+def _check_rank(tensor, rank):
+    if tensor.shape.rank is not None and tensor.shape.rank != rank:
+        raise ValueError(f"Shape {tensor.shape} must have rank {rank}")
+
+
+@tf_export("SparseTensor", "sparse.SparseTensor")
+class SparseTensor:
+    """`indices` (int64 [N, rank]), `values` ([N]) and `dense_shape` (int64 [rank])."""
+
+    def __init__(self, indices, values, dense_shape):
+        self._indices = convert_to_tensor(indices, dtype=dtypes.int64)
+        self._values = convert_to_tensor(values)
+        self._dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64)
+        _check_rank(self._indices, 2)
+        _check_rank(self._values, 1)
+        _check_rank(self._dense_shape, 1)
+        n, count = self._indices.shape[0], self._values.shape[0]
+        if n is not None and count is not None and n != count:
+            raise ValueError(f"Dimensions {n} and {count} are not compatible")
+
+    @property
+    def indices(self):
+        return self._indices
+
+    @property
+    def values(self):
+        return self._values
+
+    @property
+    def dense_shape(self):
+        return self._dense_shape
+
+    @property
+    def dtype(self):
+        return self._values.dtype
+
+    @property
+    def shape(self):
+        """The static shape: known where `dense_shape` is a constant."""
+        return constant_value_as_shape(self._dense_shape)
+
+    def get_shape(self):
+        return self.shape
+
+    def __repr__(self):
+        return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
+                f"dense_shape={self._dense_shape!s})")
+
+
+# --- SparseToDense: scatter the values into a tensor filled with the default -------------
+def _index_text(index):
+    return "[" + ",".join(str(int(i)) for i in index) + "]"
+
+
+def _check_indices(indices, shape):
+    for i, index in enumerate(indices):
+        if np.any(index < 0) or np.any(index >= shape):
+            raise errors.InvalidArgumentError(
+                None, "SparseToDense", f"indices[{i}] = {_index_text(index)} is out of bounds: "
+                f"need 0 <= index < {_index_text(shape)} [Op:SparseToDense] Each index must "
+                "lie inside dense_shape.")
+        if i and tuple(index) <= tuple(indices[i - 1]):
+            word = "repeated" if tuple(index) == tuple(indices[i - 1]) else (
+                "out of order. Many sparse ops require sorted indices.\n    Use "
+                "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
+            raise errors.InvalidArgumentError(
+                None, "SparseToDense", f"indices[{i}] = {_index_text(index)} is {word} "
+                "[Op:SparseToDense] Indices must be in row-major order, each position once "
+                "(or pass validate_indices=False).")
+
+
+def _sparse_to_dense(indices, output_shape, values, default_value, validate_indices=True,
+                     static_shape=None):
+    shape = tuple(int(d) for d in output_shape)
+    if validate_indices:
+        _check_indices(indices, np.array(shape))
+    out = np.full(shape, default_value, dtype=values.dtype)
+    out[tuple(indices.T)] = values
+    return out
+
+
+SparseToDense = Op(
+    "SparseToDense", _sparse_to_dense, typed=(2, 3),
+    shape=lambda i, s, v, d, static_shape=None, **_: TensorShape(static_shape),
+    dtype=lambda i, s, v, d, **_: v)
+
+
+@SparseToDense.def_grad
+def _sparse_to_dense_grad(op, dy):  # each stored value lands in one place: read it back
+    return None, None, gather_nd(dy, op.inputs[0]), None
+
+
+@tf_export("sparse.to_dense")
+def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
+    """The dense tensor: `values` at `indices`, `default_value` (0, or b"") elsewhere.
+
+    >>> st = tf.SparseTensor([[1]], [b"a"], [3])
+    >>> tf.sparse.to_dense(st)
+    <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'', b'a', b''], dtype=object)>
+    """
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    dtype = sp_input.dtype
+    if default_value is None:
+        default_value = b"" if dtype == dtypes.string else 0
+    default = convert_to_tensor(default_value, dtype=dtype)
+    static = sp_input.shape
+    return apply(SparseToDense, [sp_input.indices, sp_input.dense_shape, sp_input.values,
+                                 default],
+                 {"validate_indices": bool(validate_indices),
+                  "static_shape": None if static.rank is None else tuple(static.as_list())})
