@@ -95,3 +95,17 @@ def op_error(cls, op_name, message, hint=None):
     if hint:
         text += " " + hint
     return cls(None, op_name, text)
+
+
+def out_of_memory(op_name, shape, type_name):
+    """TF's error for a tensor whose memory cannot be had (NumPy raised MemoryError).
+
+    >>> print(out_of_memory("Fill", (3, 2**32 + 2), "float"))  # doctest: +ELLIPSIS
+    OOM when allocating tensor with shape[3,4294967298] and type float on ... [Op:Fill] ...
+    """
+    return op_error(
+        ResourceExhaustedError, op_name,
+        f"OOM when allocating tensor with shape[{','.join(str(d) for d in shape)}] and type "
+        f"{type_name} on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
+        "The tensor needs more memory than this machine can give: check the sizes in its "
+        "shape (a size from a computation may be far larger than intended).")

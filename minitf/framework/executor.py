@@ -28,7 +28,7 @@ import numpy as np
 
 from . import context, device, errors
 from .graph import Const, Placeholder
-from .op import explain_failure
+from .op import explain_failure, out_of_memory
 from .tensor import DEFAULT_DEVICE, EagerTensor
 
 
@@ -97,6 +97,9 @@ def run(plan, arrays):
         except (errors.OpError, ValueError, IndexError, TypeError, ArithmeticError,
                 np.linalg.LinAlgError) as exc:
             raise _located(node, [values[i] for i in ins], exc) from None
+        except MemoryError as exc:
+            error = out_of_memory(node.op, [t.dtype for t in node.inputs], node.attrs, exc)
+            raise _located(node, [], error) from None
         if node.op.saves:
             result = result[0]
         if single is not None:

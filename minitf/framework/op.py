@@ -148,6 +148,8 @@ def apply(op, inputs, attrs=None):
         raise
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
         raise explain_failure(op, inputs, attrs or {}, exc) from None
+    except MemoryError as exc:
+        raise out_of_memory(op, [t._dtype for t in inputs], attrs or {}, exc) from None
     saved = None
     if op.saves:
         result, saved = result
@@ -213,6 +215,16 @@ def _bad_dtype(op, dtype):
 
 def _dtype_order(d):
     return dtypes.ALL.index(d)
+
+
+def out_of_memory(op, input_dtypes, attrs, exc):
+    """NumPy's MemoryError as TF's ResourceExhaustedError ("OOM when allocating tensor
+    with shape[...]"), naming the op's output dtype where the rule knows it."""
+    try:
+        name = type_name(op.output_dtypes(input_dtypes, attrs, 1)[0])
+    except Exception:  # noqa: BLE001 - no dtype rule for these inputs: NumPy's dtype
+        name = str(getattr(exc, "dtype", "unknown"))
+    return errors.out_of_memory(op.name, getattr(exc, "shape", ()), name)
 
 
 def explain_failure(op, inputs, attrs, exc):

@@ -15,6 +15,7 @@ import builtins
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import executing_eagerly
 from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -127,12 +128,38 @@ def reshape(tensor, shape, name=None):
     if type(shape) in (list, tuple) and all(type(d) is int for d in shape):
         shape = tuple(shape)  # the common case, kept fast
     else:
+        _check_sizes_vector(tensor, shape)
         shape, dynamic = shape_ops.shape_argument(shape, "Reshape")
         if dynamic is not None:  # known only when the graph runs
             return shape_ops.reshape_dynamic(tensor, dynamic)
     if shape and min(shape) < -1:  # NumPy would read any negative size as -1
         _reshape_shape(tensor.shape, shape)
     return apply(Reshape, [tensor], {"shape": shape})
+
+
+def _check_sizes_vector(tensor, shape):
+    """TF's Reshape takes its sizes as a vector (or one number), never as a nested list."""
+    if _is_tensor(shape):
+        dims = shape.shape.as_list() if shape.shape.rank is not None else None
+    elif isinstance(shape, (list, tuple, np.ndarray)) and not any(_is_tensor(d) for d in shape):
+        dims = list(np.shape(shape))
+    else:
+        return
+    if dims is None or len(dims) <= 1:
+        return
+    hint = "Give the new shape as one flat list of sizes, e.g. [2, 3]."
+    if executing_eagerly():
+        raise errors.op_error(errors.InvalidArgumentError, "Reshape",
+                              f"sizes input must be 1-D, not {dims_text(dims)}", hint)
+    raise ValueError(f"Shape must be rank 1 but is rank {len(dims)} for '{{{{node Reshape}}}} = "
+                     f"Reshape[T={_dt_name(tensor.dtype)}, Tshape=DT_INT32](Reshape/tensor, "
+                     f"Reshape/shape)' with input shapes: {dims_text(tensor.shape)}, "
+                     f"{dims_text(dims)}. {hint}")
+
+
+def _dt_name(dtype):
+    """TF's enum name of a dtype in NodeDef text: DT_FLOAT, DT_DOUBLE, DT_INT32."""
+    return "DT_" + _TYPE_NAMES.get(dtype.name, dtype.name).upper()
 
 
 # --- expand_dims / squeeze --------------------------------------------------------
@@ -414,11 +441,14 @@ def concat(values, axis, name="concat"):
     >>> tf.concat([tf.zeros([2, 3]), tf.ones([2, 1])], axis=1).shape
     TensorShape([2, 4])
     """
+    if not isinstance(values, (list, tuple)):
+        values = [values]  # one tensor, not a list: TF joins it with nothing
     values = _matching(list(values))
     if not values:
         raise _concat_error("Expected at least one tensor to concatenate",
                             "tf.concat needs a non-empty list of tensors.")
-    if len(values) == 1:
+    if len(values) == 1:  # TF still checks that axis is one int32 number
+        convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
         return values[0]
     rank = values[0].shape.rank
     if rank == 0:
@@ -598,4 +628,19 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                                "one_hot's indices are class numbers: tf.cast them to int32.")
     on, off = _one_hot_dtype(on_value, off_value, dtype)
     axis = -1 if axis is None else int(axis)
-    return apply(OneHot, [indices, on, off], {"depth": int(depth), "axis": axis})
+    depth = _one_hot_depth(indices, depth)
+    return apply(OneHot, [indices, on, off], {"depth": depth, "axis": axis})
+
+
+def _one_hot_depth(indices, depth):
+    """depth as TF's int32 input (a Python int wraps around, as TF converts it), >= 0."""
+    depth = (int(depth) + 2**31) % 2**32 - 2**31
+    if depth >= 0:
+        return depth
+    hint = "depth is the number of classes, so it is 0 or more."
+    if executing_eagerly():
+        raise errors.op_error(errors.InvalidArgumentError, "OneHot",
+                              f"depth must be non-negative, got: {depth}", hint)
+    raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is "
+                     f"{depth} for '{{{{node one_hot}}}} = OneHot[...]' with input shapes: "
+                     f"{dims_text(indices.shape)}, [], [], []. {hint}")

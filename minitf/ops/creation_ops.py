@@ -18,7 +18,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
 from ..framework.tf_export import tf_export
 from . import shape_ops
-from .array_ops import _shape_list, broadcast_to, reshape
+from .array_ops import _int_list, _shape_list, broadcast_to, reshape
 from .shape_rules import check_sizes, dims_text, same_shape
 
 tf_export("convert_to_tensor")(convert_to_tensor)
@@ -61,11 +61,31 @@ def _filled(shape, dtype, number):
         if dynamic is not None:  # the shape is known only when the graph runs
             return shape_ops.fill_dynamic(dynamic, convert_to_tensor(number, dtype=dtype))
         shape = static
-    return EagerTensor(np.full(_dims(shape, "Fill"), number, dtype=dtype.as_numpy_dtype), dtype)
+    _check_python_sizes(shape)
+    dims = _dims(shape, "Fill")
+    try:
+        return EagerTensor(np.full(dims, number, dtype=dtype.as_numpy_dtype), dtype)
+    except MemoryError:
+        raise errors.out_of_memory("Fill", dims, dtypes.tf_type_name(dtype)) from None
 
 
 def _dims(shape, op_name):
     return check_sizes(op_name, _shape_list(shape))
+
+
+def _check_python_sizes(shape):
+    """TF converts a Python shape to int32, so a float size is a TypeError. (Inside
+    tf.function TF's small-constant path truncates a list of floats: [2.5] -> [2].)"""
+    if isinstance(shape, float):
+        if context.executing_eagerly():
+            raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+        raise TypeError(f"Expected int32, but got {shape!r} of type 'float'.")
+    if isinstance(shape, (list, tuple)) and any(d is None for d in shape):
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class "
+                         "'NoneType'>) to a Tensor. Every size must be known to make a tensor.")
+    if isinstance(shape, (list, tuple)) and context.executing_eagerly() and any(
+            isinstance(d, float) for d in shape):
+        raise TypeError(f"Cannot convert {list(shape)!r} to EagerTensor of dtype int32")
 
 
 @tf_export("zeros")
@@ -112,7 +132,10 @@ def fill(dims, value, name=None, layout=None):
         if dynamic is not None:  # the shape is known only when the graph runs
             return shape_ops.fill_dynamic(dynamic, value)
         dims = static
-    return broadcast_to(value, _dims(dims, "Fill"))
+    if not context.executing_eagerly() and np.asarray(dims).dtype.kind == "f":
+        raise TypeError("Value passed to parameter 'dims' has DataType float32 not in list of "
+                        "allowed values: int32, int64")
+    return broadcast_to(value, check_sizes("Fill", _int_list("Fill", "index_type", dims)))
 
 
 @tf_export("math.add_n", "add_n")

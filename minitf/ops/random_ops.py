@@ -155,7 +155,10 @@ def shape_argument(op_name, shape):
     """A `shape` argument (list, tuple, TensorShape, int tensor) as a tuple of ints."""
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
-    shape = convert_to_tensor(shape, dtype_hint=dtypes.int32)
+    # As TF's shape_tensor: no int32 hint, so a size past 2**31 makes an int64 vector
+    # (an int32 hint would wrap 2**32 + 2 around to 2).
+    empty = isinstance(shape, (list, tuple)) and not shape
+    shape = convert_to_tensor(shape, dtype=dtypes.int32 if empty else None)
     if shape.shape.num_elements() == 0:
         return ()
     if shape.dtype not in (dtypes.int32, dtypes.int64):

@@ -48,7 +48,7 @@ def _int_dtype(*_, out_type):
 
 
 # --- Shape, Size, Rank ----------------------------------------------------------------------
-Shape = Op("Shape", lambda x, out_type: np.array(x.shape, dtype=out_type.as_numpy_dtype),
+Shape = Op("Shape", lambda x, out_type: _shape_forward(x, out_type),
            typed=(), shape=lambda s, out_type: TensorShape([s.rank]), dtype=_int_dtype)
 Size = Op("Size", lambda x, out_type: np.array(x.size, dtype=out_type.as_numpy_dtype),
           typed=(), shape=lambda s, out_type: TensorShape([]), dtype=_int_dtype)
@@ -56,11 +56,28 @@ Rank = Op("Rank", lambda x: np.array(x.ndim, dtype=np.int32), typed=(),
           shape=lambda s: TensorShape([]), dtype=dtypes.int32)
 
 
+def _shape_forward(x, out_type):
+    return np.array(_fits(x.shape, out_type), dtype=out_type.as_numpy_dtype)
+
+
+def _fits(dims, out_type):
+    """The sizes, checked to fit `out_type` (TF never wraps a size at 2**31)."""
+    if out_type is dtypes.int32:
+        for i, d in enumerate(dims):
+            if d > 2**31 - 1:
+                raise errors.op_error(
+                    errors.InvalidArgumentError, "Shape",
+                    f"Shape output type is 32-bit  but dim {i} is {d}",
+                    "Ask for the shape as int64: tf.shape(x, out_type=tf.int64).")
+    return dims
+
+
 def dynamic_shape(x, out_type=dtypes.int32):
     """`tf.shape(x)`: a constant if the static shape is fully known, else a Shape op."""
     x = convert_to_tensor(x)
     if x.shape.is_fully_defined():
-        return convert_to_tensor(np.array(x.shape.as_list(), dtype=out_type.as_numpy_dtype))
+        dims = _fits(x.shape.as_list(), out_type)
+        return convert_to_tensor(np.array(dims, dtype=out_type.as_numpy_dtype))
     return apply(Shape, [x], {"out_type": out_type})
 
 

@@ -57,13 +57,20 @@ def _broadcast_pair(op_name, a, b):
 
 
 def check_sizes(op_name, dims):
-    """A shape's sizes must be >= 0 (TF's "Dimension -1 must be >= 0")."""
+    """A shape's sizes must be >= 0 (TF's "Dimension -1 must be >= 0"), and their product
+    must fit TF's int64 element count. Sizes are Python ints, so nothing wraps at 2**31."""
+    count = 1
     for d in dims:
         if d < 0:
             raise errors.op_error(errors.InvalidArgumentError, op_name,
                                   f"Dimension {d} must be >= 0",
                                   "Every size in a shape counts elements, so it is 0 or more "
                                   "(-1, \"infer this one\", only works in tf.reshape).")
+        count *= d
+    if count > 2**63 - 1:
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              f"Shape {dims_text(dims)} would have more than 2**63 - 1 elements",
+                              "TensorFlow counts elements in an int64; check the sizes.")
     return dims
 
 

@@ -377,6 +377,13 @@ ERRORS = [
      "Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = [2] with shape "
      "'(1,)' instead"),
     (lambda: tf.sequence_mask([1, 3], -1), E, "Requires start <= limit when delta > 0: 0/-1"),
+    # issue 18: each was accepted (a wrong shape) before; graph mode in test_bad_inputs_18.py
+    (lambda: tf.one_hot([1, 0], depth=-1), E, "depth must be non-negative, got: -1"),
+    (lambda: tf.ones([2.5]), TypeError, "Cannot convert [2.5] to EagerTensor of dtype int32"),
+    (lambda: tf.zeros(2.5), TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda: tf.fill([2.5], 1), E,
+     "Value for attr 'index_type' of float is not in the list of allowed values: int32, int64"),
+    (lambda: tf.reshape(tf.zeros([6]), [[2, 3]]), E, "sizes input must be 1-D, not [1,2]"),
 ]
 
 
