@@ -30,7 +30,7 @@ In TensorFlow this is Grappler's ModelPruner (and, for Identity nodes, the
 DependencyOptimizer); `disable_model_pruning` switches it off.
 """
 from ..framework.graph import Const, Placeholder
-from .rewrite import WORK, Rewriter, describe, is_opaque, is_stateful, operand, output_ids
+from .rewrite import Rewriter, describe, is_opaque, is_stateful, operand, output_ids
 
 PASS_THROUGH = {"Identity", "StopGradient", "Snapshot", "PreventGradient"}
 
@@ -72,7 +72,6 @@ def _live_nodes(graph, source):
     """ids of the nodes to keep: walk backwards from outputs and effects."""
     needed = {id(source.get(id(t), t)) for t in graph.outputs}
     live = set()
-    WORK["visited"] += len(graph.nodes)
     for node in reversed(graph.nodes):
         keep = (node.op is Placeholder or is_stateful(node) or is_opaque(node)
                 or any(id(t) in needed for t in node.outputs))
