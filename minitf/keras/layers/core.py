@@ -115,6 +115,7 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.supports_masking = True
         self.activation = activations.get(activation)
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def call(self, inputs):
         return self.activation(inputs)
@@ -131,6 +132,10 @@ class Activation(Layer):
 @tf_export("keras.layers.Identity")
 class Identity(Layer):
     """Returns its input unchanged."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def call(self, inputs):
         return inputs
@@ -186,6 +191,7 @@ class Reshape(Layer):
         if self.target_shape.count(-1) > 1:
             raise ValueError("There must be at most one unknown dimension (-1) in "
                              f"`target_shape`. Received: target_shape={self.target_shape}.")
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def compute_output_shape(self, input_shape):
         known = math.prod(d for d in self.target_shape if d != -1)

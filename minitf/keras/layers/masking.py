@@ -24,6 +24,7 @@ class Masking(Layer):
         super().__init__(**kwargs)
         self.mask_value = mask_value
         self.supports_masking = True
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def compute_mask(self, inputs, mask=None):
         return tf.reduce_any(tf.not_equal(inputs, self.mask_value), axis=-1)

@@ -53,6 +53,7 @@ class BasePooling(KerasNamed, Layer):
         self.padding = standardize_padding(padding)
         self.data_format = standardize_data_format(data_format)
         self.input_spec = InputSpec(ndim=self.rank + 2)
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def call(self, inputs):
         pool = getattr(tf.nn, _POOL_OPS[(self.mode, self.rank)])
@@ -123,6 +124,7 @@ class BaseGlobalPooling(KerasNamed, Layer):
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=self.rank + 2)
         self.supports_masking = True  # (Keras 3: the 1-D average reads the mask)
+        self.built = True  # no weights: built from the start, as in Keras 3
 
     def _axes(self):
         first = 1 if self.data_format == "channels_last" else 2
