@@ -190,15 +190,29 @@ def test_metrics_update_inside_tf_function(name):
     np.testing.assert_allclose(metric.result().numpy(), EXPECTED[name], rtol=1e-5, atol=1e-6)
 
 
-def test_call_is_update_then_result_and_reset_states_alias():
+def test_call_is_update_then_result_and_reset_state():
     m = M.Mean(name="loss")
     assert float(m([1.0, 3.0])) == 2.0
     assert float(m(8.0)) == 4.0
     assert m.name == "loss" and m.dtype == "float32"
-    assert [v.name for v in m.variables] == ["total:0", "count:0"]
+    # Keras 3: plain names, the metric in `path`, on_read/sum state (checked in TF 2.21)
+    assert [(v.name, v.path) for v in m.variables] == [("total", "loss/total"),
+                                                      ("count", "loss/count")]
+    on_read_sum = (tf.VariableSynchronization.ON_READ, tf.VariableAggregation.SUM)
+    assert [(v.synchronization, v.aggregation) for v in m.variables] == [on_read_sum] * 2
     assert not any(v.trainable for v in m.variables)
-    m.reset_states()
+    m.reset_state()
     assert float(m.result()) == 0.0
+
+
+def test_reset_states_is_gone_as_in_keras_3_and_the_error_names_reset_state():
+    m = M.Mean()
+    with pytest.raises(AttributeError, match=r"'Mean' object has no attribute 'reset_states'"
+                                             r".*call reset_state\(\)"):
+        m.reset_states()
+    with pytest.raises(AttributeError, match=r"^'Mean' object has no attribute 'other'$"):
+        m.other
+    assert not hasattr(m, "reset_states")
 
 
 def test_custom_metric_with_add_weight():
@@ -223,7 +237,7 @@ def test_custom_metric_with_add_weight():
     assert float(m.result()) == 2.0
     traced = tf.function(lambda t, p: m(t, p))
     assert float(traced(tf.constant([1, 1]), tf.constant([1, 1]))) == 4.0
-    assert [v.name for v in m.variables] == ["tp:0"]
+    assert [v.name for v in m.variables] == ["tp"]
     m.reset_state()
     assert float(m.result()) == 0.0
     assert m.get_config() == {"name": "binary_true_positives", "dtype": "float32"}
@@ -289,8 +303,8 @@ def test_auc_thresholds_match_tf():
     assert len(auc.thresholds) == 200
     np.testing.assert_allclose(auc.thresholds[:3], [-1e-7, 1 / 199, 2 / 199])
     assert auc.thresholds[-1] == 1.0 + 1e-7
-    assert [v.name for v in auc.variables] == ["true_positives:0", "false_positives:0",
-                                               "true_negatives:0", "false_negatives:0"]
+    assert [v.name for v in auc.variables] == ["true_positives", "false_positives",
+                                               "true_negatives", "false_negatives"]
     assert auc.get_config()["curve"] == "ROC"
     again = M.AUC.from_config(M.AUC(curve="PR", thresholds=[0.3, 0.6]).get_config())
     assert again.curve == "PR" and again.thresholds[1:-1] == [0.3, 0.6]

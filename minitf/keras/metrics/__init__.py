@@ -2,8 +2,8 @@
 
 A metric keeps its running state in non-trainable variables:
 `update_state(y_true, y_pred, sample_weight=None)` adds a batch,
-`result()` reads the current value, `reset_state()` (classic:
-`reset_states()`) starts over. Because the state lives in variables and
+`result()` reads the current value, `reset_state()` starts over (the
+classic `reset_states()` is gone in Keras 3). Because the state lives in variables and
 updates are `assign_add`s, a metric updated inside a `tf.function` keeps
 accumulating across calls.
 

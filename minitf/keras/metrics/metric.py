@@ -12,9 +12,22 @@
 >>> m = CountPositives()
 >>> print(m([1.0, -2.0, 3.0]).numpy(), m([4.0]).numpy())
 2.0 3.0
->>> m.reset_states()
+>>> m.reset_state()
 >>> print(m.result().numpy())
 0.0
+
+State variables are Keras variables named plainly, with the metric in `path`
+(as in Keras 3; classic tf.keras called them 'count:0'):
+
+>>> m.count
+<Variable path=count_positives/count, shape=(), dtype=float32, value=0.0>
+
+Keras 3 has no `reset_states()` (the classic name); minitf says what to call:
+
+>>> m.reset_states()
+Traceback (most recent call last):
+...
+AttributeError: 'CountPositives' object has no attribute 'reset_states'. Keras 3 (TF 2.16 and later) renamed it: call reset_state().
 """
 import re
 
@@ -22,7 +35,8 @@ import numpy as np
 
 from ...framework import dtypes
 from ...framework.tf_export import tf_export
-from ...framework.variables import Variable, VariableSynchronization
+from ...framework.variables import Variable, VariableAggregation, VariableSynchronization
+from ..variables import Variable as KerasVariable
 
 
 def _snake_case(name):
@@ -80,8 +94,11 @@ class Metric:
             fill = float(initializer)
         shape = [int(d) for d in (shape if isinstance(shape, (list, tuple)) else
                                   getattr(shape, "as_list", lambda: [shape])())]
-        variable = Variable(np.full(shape, fill, dtype=dtype.as_numpy_dtype), trainable=False,
-                            name=name, synchronization=VariableSynchronization.ON_READ)
+        name = name or "variable"
+        variable = KerasVariable(np.full(shape, fill, dtype=dtype.as_numpy_dtype),
+                                 trainable=False, name=name, path=f"{self.name}/{name}")
+        variable._synchronization = VariableSynchronization.ON_READ  # as Keras 3: on_read, sum
+        variable._aggregation = VariableAggregation.SUM
         self._initial_values = getattr(self, "_initial_values", {})
         self._initial_values[id(variable)] = fill
         self._variables.append(variable)
@@ -104,9 +121,12 @@ class Metric:
             v.assign(np.full(v.shape.as_list(), initial.get(id(v), 0),
                              dtype=v.dtype.as_numpy_dtype))
 
-    def reset_states(self):
-        """Classic tf.keras name of `reset_state`."""
-        self.reset_state()
+    def __getattr__(self, name):
+        if name == "reset_states":  # removed in Keras 3: say what replaced it
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                 "'reset_states'. Keras 3 (TF 2.16 and later) renamed it: "
+                                 "call reset_state().")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __call__(self, *args, **kwargs):
         """update_state(...), then return result()."""
