@@ -23,6 +23,16 @@ huge log cannot fill the memory.
 >>> steps, values = curves["train"]["loss"]
 >>> steps, [round(v, 3) for v in values]
 ([0, 1, 2], [1.0, 0.5, 0.333])
+
+Histograms and text come back as the tensors TensorBoard stores, with
+`read_tensors(logdir, plugin)`: a histogram is a `(buckets, 3)` array of
+rows `[left edge, right edge, count]`, a text summary an array of bytes:
+
+>>> with tf.summary.create_file_writer(logs + "/train").as_default():
+...     _ = tf.summary.text("note", "lr halved", step=7)
+>>> steps, tensors = read_tensors(logs, "text")["train"]["note"]
+>>> steps, tensors[0].item()
+([7], b'lr halved')
 """
 import os
 
@@ -41,18 +51,29 @@ def find_runs(logdir):
     return sorted(runs)
 
 
-def read_run(folder, max_points=MAX_POINTS):
-    """{tag: (steps, values)} of one run's scalars, sorted by step."""
+def _tensorboard():
     try:
         from tensorboard.backend.event_processing import event_accumulator
         from tensorboard.util import tensor_util
     except ImportError as exc:
         raise ImportError("Reading TensorBoard logs needs the tensorboard package: "
                           "pip install 'tensorboard>=2.16'") from exc
+    return event_accumulator, tensor_util
+
+
+def _load(folder, max_points):
+    event_accumulator, _ = _tensorboard()
     accumulator = event_accumulator.EventAccumulator(
         folder, size_guidance={event_accumulator.TENSORS: max_points,
                                event_accumulator.SCALARS: max_points})
     accumulator.Reload()
+    return accumulator
+
+
+def read_run(folder, max_points=MAX_POINTS):
+    """{tag: (steps, values)} of one run's scalars, sorted by step."""
+    event_accumulator, tensor_util = _tensorboard()
+    accumulator = _load(folder, max_points)
     tags = accumulator.Tags()
     curves = {}
     for tag in tags[event_accumulator.TENSORS]:
@@ -78,6 +99,29 @@ def read_scalars(logdir, max_points=MAX_POINTS):
         raise FileNotFoundError(f"No log directory {logdir!r}: pass the folder given to "
                                 "tf.summary.create_file_writer or the TensorBoard callback.")
     return {run: read_run(os.path.join(logdir, run), max_points) for run in find_runs(logdir)}
+
+
+def read_tensors(logdir, plugin, max_points=MAX_POINTS):
+    """{run: {tag: (steps, arrays)}} of every summary of one TensorBoard `plugin`
+    ("histograms", "text", "scalars", "images", ...) under `logdir`, sorted by step: the
+    stored tensors as NumPy arrays."""
+    if not os.path.isdir(logdir):
+        raise FileNotFoundError(f"No log directory {logdir!r}: pass the folder given to "
+                                "tf.summary.create_file_writer or the TensorBoard callback.")
+    event_accumulator, tensor_util = _tensorboard()
+    found = {}
+    for run in find_runs(logdir):
+        accumulator = _load(os.path.join(logdir, run), max_points)
+        tags = {}
+        for tag in accumulator.Tags()[event_accumulator.TENSORS]:
+            if accumulator.summary_metadata[tag].plugin_data.plugin_name != plugin:
+                continue
+            events = accumulator.Tensors(tag)
+            tags[tag] = _by_step([e.step for e in events],
+                                 [tensor_util.make_ndarray(e.tensor_proto) for e in events])
+        if tags:
+            found[run] = tags
+    return found
 
 
 def panels(curves):

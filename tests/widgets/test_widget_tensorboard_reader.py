@@ -64,3 +64,23 @@ def test_clear_errors(tmp_path):
         read_scalars(str(tmp_path / "missing"))
     with pytest.raises(ValueError, match="No scalar summaries"):
         plot_scalars(str(tmp_path))
+
+
+def test_read_tensors_returns_histograms_and_text_by_run_and_step(tmp_path):
+    from widgets.tensorboard_reader import read_tensors
+    with tf.summary.create_file_writer(str(tmp_path / "train")).as_default():
+        for step in (2, 0, 1):  # out of order on purpose
+            tf.summary.histogram("weights", np.arange(10.0) + step, step=step, buckets=4)
+            tf.summary.scalar("loss", 1.0, step=step)
+        tf.summary.text("note", "hello", step=3)
+    histograms = read_tensors(str(tmp_path), "histograms")
+    assert list(histograms) == ["train"] and list(histograms["train"]) == ["weights"]
+    steps, arrays = histograms["train"]["weights"]
+    assert steps == [0, 1, 2]
+    assert arrays[2].shape == (4, 3) and arrays[2][:, 2].sum() == 10
+    assert arrays[2][0, 0] == 2.0 and arrays[2][-1, 1] == 11.0  # left and right edges
+    steps, texts = read_tensors(str(tmp_path), "text")["train"]["note"]
+    assert steps == [3] and texts[0].item() == b"hello"
+    assert read_tensors(str(tmp_path), "images") == {}
+    with pytest.raises(FileNotFoundError, match="No log directory"):
+        read_tensors(str(tmp_path / "missing"), "text")
