@@ -60,6 +60,10 @@ _HINTS = {
     "parse": "The record is not a serialized tf.train.Example (was it written with "
              "example.SerializeToString()? a SequenceExample needs "
              "tf.io.parse_single_sequence_example).",
+    "list": "Give the FixedLenSequenceFeature allow_missing=True to read a missing list as "
+            "zero steps.",
+    "steps": "Every step of a FixedLenSequenceFeature holds prod(shape) values; use "
+             "tf.io.VarLenFeature for steps whose length varies.",
 }
 
 
@@ -106,26 +110,31 @@ def decode(serialized, message="Example", op="ParseExampleV2"):
         return cls.FromString(serialized)
     except Exception:  # protobuf's DecodeError: the bytes are not this message
         text = serialized[:64].decode("ascii", "backslashreplace")
-        raise errors.InvalidArgumentError(
-            None, op, f"Could not parse example input, value: '{text}' [Op:{op}] "
-            + _HINTS["parse"]) from None
+        what = (f"Could not parse example input, value: '{text}'" if message == "Example"
+                else "Invalid protocol message input, example id: <unknown>")
+        hint = _HINTS["parse"] if message == "Example" else (
+            "The record is not a serialized tf.train.SequenceExample.")
+        raise errors.InvalidArgumentError(None, op, f"{what} [Op:{op}] {hint}") from None
 
 
-def _fail(text, hint, op="ParseExampleV2"):
+def fail(text, hint, op="ParseExampleV2"):
     return errors.InvalidArgumentError(None, op, f"{text} [Op:{op}] {_HINTS[hint]}")
 
 
-def feature_values(feature, dtype, where, varlen):
-    """The values of one `Feature` as a 1-D array of `dtype` (TF's checks and words)."""
+def feature_values(feature, dtype, where, style="dense", op="ParseExampleV2"):
+    """The values of one `Feature` as a 1-D array of `dtype` (TF's checks and words).
+
+    `style` picks TF's wording of a type mismatch: "dense", "varlen" or "sequence"."""
     kind = feature.WhichOneof("kind")
     if kind is None:  # a Feature with no list set: no values of any type
         return empty(dtype)
     got = _KINDS[kind]
     if got != dtype:
         want, have = dtypes.tf_type_name(dtype), dtypes.tf_type_name(got)
-        text = (f"Expected type: {want}, Actual type: {have}" if varlen
-                else f"Data type: {have} but expected type: {want}")
-        raise _fail(f"{where}  Data types don't match. {text}", "type")
+        text = {"varlen": f"Expected type: {want}, Actual type: {have}",
+                "sequence": f"Expected type: {want}",
+                "dense": f"Data type: {have} but expected type: {want}"}[style]
+        raise fail(f"{where}  Data types don't match. {text}", "type", op)
     values = list(getattr(feature, kind).value)
     if dtype == dtypes.string:
         out = np.empty((len(values),), dtype=object)
@@ -145,7 +154,7 @@ def _where(key, index, single):
 
 def _missing(key, dtype, single):
     name = "" if single else "Name: <unknown>, "
-    return _fail(f"{name}Feature: {key} (data type: {dtypes.tf_type_name(dtype)}) is required "
+    return fail(f"{name}Feature: {key} (data type: {dtypes.tf_type_name(dtype)}) is required "
                  "but could not be found.", "missing")
 
 
@@ -170,14 +179,14 @@ def _dense_row(feature, key, dtype, shape, default, where):
     size = int(np.prod(shape))
     if feature is None:
         return default.reshape(shape)
-    values = feature_values(feature, dtype, where, varlen=False)
+    values = feature_values(feature, dtype, where)
     if values.size != size:
         kind = {dtypes.int64: "int64_list", dtypes.float32: "float_list"}.get(dtype, "bytes_list")
         text = (f"{where}  Can't parse serialized Example: Some {kind} slice was not parsed."
                 if where.startswith("Key") else f"{where}  Number of "
                 f"{dtypes.tf_type_name(dtype)} values != expected.  Values size: {values.size} "
                 f"but output shape: {dims_text(shape)}")
-        raise _fail(text, "count")
+        raise fail(text, "count")
     return values.reshape(shape)
 
 
@@ -193,23 +202,23 @@ def _sequence_rows(rows, shape, dtype, default):
     return out
 
 
-def _dense_output(examples, key, dtype, shape, default, single):
+def _dense_output(maps, key, dtype, shape, default, single, missing):
     if shape and shape[0] == -1:  # FixedLenSequenceFeature: any number of steps
         rows = []
-        for i, ex in enumerate(examples):
-            feature = ex.features.feature.get(key)
-            if feature is None and default.size == 0 and default.dtype != bool:
-                raise _missing(key, dtype, single)
+        for i, features in enumerate(maps):
+            feature = features.get(key)
+            if feature is None and default.size == 0:
+                raise missing(key, dtype, single)
             row = (empty(dtype) if feature is None
-                   else feature_values(feature, dtype, _where(key, i, single), varlen=False))
+                   else feature_values(feature, dtype, _where(key, i, single)))
             rows.append(row)
         out = _sequence_rows(rows, shape[1:], dtype, default)
         return out[0] if single else out
     rows = []
-    for i, ex in enumerate(examples):
-        feature = ex.features.feature.get(key)
+    for i, features in enumerate(maps):
+        feature = features.get(key)
         if feature is None and default.size == 0:
-            raise _missing(key, dtype, single)
+            raise missing(key, dtype, single)
         rows.append(_dense_row(feature, key, dtype, shape, default, _where(key, i, single)))
     if single:
         return rows[0]
@@ -218,25 +227,31 @@ def _dense_output(examples, key, dtype, shape, default, single):
     return np.stack(rows)  # (np.stack keeps 0-d bytes entries as bytes, not as arrays)
 
 
+def parse_features(maps, single, sparse_keys, sparse_types, dense_keys, dense_shapes,
+                   dense_types, dense_defaults, missing=_missing):
+    """The op outputs for a list of feature maps (`Features.feature`, one per example):
+    indices, values and dense shapes of the sparse keys, then the dense keys' tensors."""
+    sparse = []
+    for key, name in zip(sparse_keys, sparse_types):
+        dtype = dtypes.as_dtype(name)
+        rows = [feature_values(features[key], dtype, _where(key, i, single), "varlen")
+                if key in features else empty(dtype) for i, features in enumerate(maps)]
+        sparse.append(sparse_outputs(rows, dtype, () if single else (len(rows),)))
+    dense = [_dense_output(maps, key, dtypes.as_dtype(name), shape, default, single, missing)
+             for key, name, shape, default in zip(dense_keys, dense_types, dense_shapes,
+                                                   dense_defaults)]
+    return [s[0] for s in sparse] + [s[1] for s in sparse] + [s[2] for s in sparse] + dense
+
+
 def _parse_example(serialized, *dense_defaults, sparse_keys, sparse_types, dense_keys,
                    dense_shapes, dense_types):
     if serialized.ndim > 1:
         raise errors.InvalidArgumentError(
             None, "ParseExampleV2", "Expected serialized to be a scalar or vector, got shape: "
             f"{dims_text(serialized.shape)} [Op:ParseExampleV2] Parse one record or a batch.")
-    single = serialized.ndim == 0
-    examples = [decode(s) for s in serialized.reshape(-1)]
-    sparse = []
-    for key, name in zip(sparse_keys, sparse_types):
-        dtype = dtypes.as_dtype(name)
-        rows = [feature_values(ex.features.feature[key], dtype, _where(key, i, single), True)
-                if key in ex.features.feature else empty(dtype) for i, ex in enumerate(examples)]
-        sparse.append(sparse_outputs(rows, dtype, () if single else (len(rows),)))
-    dense = [_dense_output(examples, key, dtypes.as_dtype(name), shape, default, single)
-             for key, name, shape, default in zip(dense_keys, dense_types, dense_shapes,
-                                                   dense_defaults)]
-    return tuple([s[0] for s in sparse] + [s[1] for s in sparse] + [s[2] for s in sparse]
-                 + dense)
+    maps = [decode(s).features.feature for s in serialized.reshape(-1)]
+    return tuple(parse_features(maps, serialized.ndim == 0, sparse_keys, sparse_types,
+                                dense_keys, dense_shapes, dense_types, dense_defaults))
 
 
 def _parse_shapes(serialized, *defaults, sparse_keys, dense_shapes, **_):
@@ -301,22 +316,33 @@ def _split(features):
     return sparse, dense
 
 
-def parse(serialized, features, op_inputs_rank):
-    """Run ParseExampleV2 and pack its outputs into the result dict."""
+def op_attrs(features):
+    """The sparse keys, dense keys, op attributes and dense defaults for `features`."""
     check_features(features)
     sparse, dense = _split(features)
     shapes = tuple(((-1,) if isinstance(features[k], FixedLenSequenceFeature) else ())
                    + tuple(int(d) for d in features[k].shape) for k in dense)
-    outputs = apply(ParseExampleV2, [serialized] + [dense_default(features[k]) for k in dense], {
-        "sparse_keys": tuple(sparse), "dense_keys": tuple(dense), "dense_shapes": shapes,
-        "sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
-        "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense)})
-    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    attrs = {"sparse_keys": tuple(sparse), "dense_keys": tuple(dense), "dense_shapes": shapes,
+             "sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
+             "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense)}
+    return sparse, dense, attrs, [dense_default(features[k]) for k in dense]
+
+
+def pack(outputs, sparse, dense):
+    """The result dict from the op's outputs: SparseTensors first, then dense tensors."""
     n = len(sparse)
     result = {k: SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i])
               for i, k in enumerate(sparse)}
-    result.update(zip(dense, outputs[3 * n:]))
+    result.update(zip(dense, outputs[3 * n:3 * n + len(dense)]))
     return result
+
+
+def parse(serialized, features):
+    """Run ParseExampleV2 and pack its outputs into the result dict."""
+    sparse, dense, attrs, defaults = op_attrs(features)
+    outputs = apply(ParseExampleV2, [serialized] + defaults, attrs)
+    return pack(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs],
+                sparse, dense)
 
 
 @tf_export("io.parse_single_example")
@@ -334,7 +360,7 @@ def parse_single_example(serialized, features, name=None, example_names=None):
     serialized = convert_to_tensor(serialized, dtype=dtypes.string)
     if serialized.shape.rank not in (None, 0):
         raise ValueError("Input serialized must be a scalar")
-    return parse(serialized, features, 0)
+    return parse(serialized, features)
 
 
 @tf_export("io.parse_example")
@@ -348,4 +374,4 @@ def parse_example(serialized, features, example_names=None, name=None):
     {'id': <tf.Tensor: shape=(2,), dtype=int64, numpy=array([7, 7])>}
     """
     serialized = convert_to_tensor(serialized, dtype=dtypes.string)
-    return parse(serialized, features, 1)
+    return parse(serialized, features)
