@@ -237,12 +237,16 @@ def _input_columns(input_cols, specs, batch_size):
     for name, cols in input_cols.items():
         cols = [cols] if isinstance(cols, str) else list(cols)
         shape = specs[name].shape
-        width = shape[1] if shape.rank == 2 else 1 if shape.rank == 1 else None
+        if shape.rank not in (1, 2):
+            raise ValueError(f"Input {name!r} has shape {shape}: predict_udf feeds numeric "
+                             "columns as [batch] or [batch, columns]. Give the model an input "
+                             "of that shape (a Reshape layer can restore other shapes).")
+        width = shape[1] if shape.rank == 2 else 1
         if width is not None and width != len(cols) or not cols:
             raise ValueError(f"Input {name!r} has shape {shape}: it needs "
-                             f"{'a list of' if width is None else width} column(s), got "
+                             f"{'one or more' if width is None else width} column(s), got "
                              f"{len(cols)} ({cols}).")
-        if shape.rank is not None and shape.rank >= 1 and shape[0] not in (None, batch_size):
+        if shape[0] not in (None, batch_size):
             raise ValueError(f"Input {name!r} takes batches of exactly {shape[0]} rows: "
                              f"pass batch_size={shape[0]}.")
         result[name] = cols

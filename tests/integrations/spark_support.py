@@ -55,6 +55,7 @@ def local_session(master="local[2]"):
     try:
         spark = (SparkSession.builder.master(master).appName("minitf-tests")
                  .config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false")
                  .config("spark.driver.memory", "512m")
                  .config("spark.sql.shuffle.partitions", "2")
                  .config("spark.python.worker.reuse", "true")

@@ -4,6 +4,7 @@ The first tests need only NumPy (and pandas where they say so); the last ones
 start a real local Spark session, `local[2]`: one JVM with two task slots whose
 Python workers are the "executor processes" that each load the model once.
 """
+import importlib.util
 import os
 import pickle
 import time
@@ -19,7 +20,7 @@ FEATURES = ["x0", "x1", "x2", "x3"]
 
 
 def small_model(seed=0):
-    tf.random.set_seed(seed)
+    tf.keras.utils.set_random_seed(seed)
     return tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(16, "relu"),
                                 tf.keras.layers.Dense(1)])
 
@@ -163,6 +164,26 @@ def test_wrong_arguments_fail_on_the_driver(model_dir, kwargs, error, text):
         tfspark.predict_udf(model_dir, **kwargs)
 
 
+def test_input_shapes_the_columns_cannot_fill(tmp_path):
+    module = tf.Module()
+    module.image = tf.function(lambda x: {"y": tf.reduce_sum(x, axis=[1, 2])},
+                               input_signature=[tf.TensorSpec([None, 2, 2], tf.float32, "x")])
+    tf.saved_model.save(module, str(tmp_path / "image"))
+    with pytest.raises(ValueError, match=r"Input 'x' has shape \(None, 2, 2\): predict_udf "
+                                         r"feeds numeric columns as \[batch\]"):
+        tfspark.predict_udf(str(tmp_path / "image"), ["a", "b", "c", "d"])
+
+    fixed = tf.Module()      # a signature that takes batches of exactly 8 rows
+    fixed.f = tf.function(lambda x: {"y": tf.reduce_sum(x, axis=1)},
+                          input_signature=[tf.TensorSpec([8, 2], tf.float32, "x")])
+    tf.saved_model.save(fixed, str(tmp_path / "fixed"))
+    with pytest.raises(ValueError, match="takes batches of exactly 8 rows: pass batch_size=8"):
+        tfspark.predict_udf(str(tmp_path / "fixed"), ["a", "b"])
+    score = tfspark.predict_udf(str(tmp_path / "fixed"), ["a", "b"], batch_size=8)
+    got = score.predict_columns({"a": np.arange(11.0), "b": np.ones(11)})  # 8 + 3 padded
+    np.testing.assert_array_equal(got, np.arange(11.0, dtype="float32") + 1)
+
+
 def test_a_missing_column_or_a_null_is_named(model_dir):
     score = tfspark.predict_udf(model_dir, FEATURES)
     columns = rows(10)
@@ -261,3 +282,21 @@ def test_output_schema_checks_columns_before_spark_runs_anything(spark, model_di
     with pytest.raises(ValueError, match="already has a column 'id'"):
         taken.output_schema(spark.range(1).selectExpr("id", *[f"1.0f as {n}" for n in FEATURES])
                             .schema)
+
+
+def test_the_example_scores_its_rows_exactly(spark, tmp_path):
+    # examples/spark_batch_inference.py's own steps, on fewer rows and this module's session.
+    spec = importlib.util.spec_from_file_location(
+        "spark_batch_inference", os.path.join(os.path.dirname(__file__), "..", "..",
+                                              "examples", "spark_batch_inference.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    model_dir, rows_path = str(tmp_path / "model"), str(tmp_path / "rows.parquet")
+    assert example.train_and_export(model_dir) < 0.5        # it learned something
+    rows = example.write_rows(rows_path, 3_000)
+    result, partitions = example.score_with_spark(spark, model_dir, rows_path)
+    assert len(result) == 3_000 and partitions >= 1
+    equal, difference = example.check(result, rows, model_dir)
+    assert equal and difference < 1e-5
+    result["prediction"] = result["prediction"] + 1e-3      # and check() can say False
+    assert not example.check(result, rows, model_dir)[0]
