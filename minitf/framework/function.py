@@ -457,6 +457,11 @@ def _as_output(graph, value, function=None):
         return value
     if isinstance(value, (int, float, bool, str, bytes, np.generic, np.ndarray)):
         return graph.constant(convert_to_tensor(value))
+    if getattr(value, "_is_composite_tensor", False):  # tf.SparseTensor (ops/sparse_tensor.py)
+        raise TypeError(
+            f"minitf's tf.function cannot return a {type(value).__name__} yet (TensorFlow "
+            "can): return tf.sparse.to_dense(...) of it, or its indices, values and "
+            "dense_shape as three tensors.")
     return value
 
 

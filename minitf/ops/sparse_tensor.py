@@ -29,7 +29,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import convert_to_tensor, register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .gather_ops import gather_nd
@@ -44,6 +44,8 @@ def _check_rank(tensor, rank):
 @tf_export("SparseTensor", "sparse.SparseTensor")
 class SparseTensor:
     """`indices` (int64 [N, rank]), `values` ([N]) and `dense_shape` (int64 [rank])."""
+
+    _is_composite_tensor = True  # tf.function refuses to return one (framework/function.py)
 
     def __init__(self, indices, values, dense_shape):
         self._indices = convert_to_tensor(indices, dtype=dtypes.int64)
@@ -83,6 +85,18 @@ class SparseTensor:
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
+
+
+def _refuse_conversion(value, dtype=None):
+    """TF's error for a SparseTensor where a Tensor is needed, plus where minitf differs."""
+    raise ValueError(
+        f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a "
+        "Tensor. Use tf.sparse.to_dense(...) to get a dense tensor. (In minitf a SparseTensor "
+        "cannot yet leave a Dataset.map function or a tf.function, as TensorFlow's can: "
+        "densify it inside the function.)")
+
+
+register_tensor_conversion_function(SparseTensor, _refuse_conversion)
 
 
 # --- SparseToDense: scatter the values into a tensor filled with the default -------------

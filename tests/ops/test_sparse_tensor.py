@@ -70,3 +70,18 @@ def test_inside_tf_function_with_unknown_shape():
 
     out = dense(tf.constant([1.0, 2.0]), tf.constant([4], tf.int64))
     assert out.numpy().tolist() == [1, 0, 2, 0]
+
+
+def test_leaving_a_function_or_map_is_a_clear_error_not_a_leak():
+    @tf.function
+    def make(values):
+        return tf.SparseTensor([[0]], values, [2])
+
+    with pytest.raises(TypeError, match="cannot return a SparseTensor yet"):
+        make(tf.constant([1.0]))
+
+    def parse(x):
+        return tf.SparseTensor([[0]], tf.reshape(x, [1]), [2])
+
+    with pytest.raises(ValueError, match="densify it inside the function"):
+        tf.data.Dataset.range(2).map(parse)
