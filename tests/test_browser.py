@@ -343,6 +343,8 @@ def operate(page, control):
         select = control.locator("select").first
         options = select.locator("option").all_inner_texts()
         select.select_option(index=1 if len(options) > 1 else 0)
+    elif "widget-toggle-buttons" in classes:  # the selected button would change nothing
+        control.locator("button:not(.mod-active)").first.click()
     else:
         clickable = control.locator("input, button").first if control.locator(
             "input, button").count() else control
