@@ -183,3 +183,16 @@ def test_big_record_in_gzip_crosses_read_chunks(tmp_path):
         writer.write(record)
         writer.write(b"after")
     assert read(path, compression_type="GZIP") == [record, b"after"]
+
+
+def test_both_crc32c_implementations_agree(monkeypatch):
+    from minitf.io import tfrecord
+    from minitf.summary.protos import tensorboard
+    data = os.urandom(1000)
+    fast = tfrecord.masked_crc32c(data)
+    slow = tensorboard("compat.tensorflow_stub.pywrap_tensorflow").masked_crc32c(data)
+    assert fast == slow
+    monkeypatch.setitem(__import__("sys").modules, "google_crc32c", None)  # not installed
+    monkeypatch.setattr(tfrecord, "_crc32c", None)
+    assert tfrecord.masked_crc32c(data) == slow
+    assert tfrecord._crc32c.__module__.startswith("tensorboard")
