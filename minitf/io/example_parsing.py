@@ -34,6 +34,7 @@ each sorted - TensorFlow's order). Protobuf decoding is Google's `protobuf`
 library's, through the classes in minitf/train/example.py.
 """
 import collections
+import math
 
 import numpy as np
 
@@ -176,7 +177,7 @@ def sparse_outputs(rows, dtype, leading):
 
 
 def _dense_row(feature, key, dtype, shape, default, where):
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     if feature is None:
         return default.reshape(shape)
     values = feature_values(feature, dtype, where)
@@ -192,7 +193,7 @@ def _dense_row(feature, key, dtype, shape, default, where):
 
 def _sequence_rows(rows, shape, dtype, default):
     """Stack [steps] + shape rows, padding short ones with `default` (0 / b"")."""
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     steps = [len(r) // size for r in rows]
     out = np.empty((len(rows), max(steps, default=0)) + tuple(shape),
                    dtype=object if dtype == dtypes.string else dtype.as_numpy_dtype)

@@ -29,6 +29,8 @@ One op, `ParseSequenceExampleV2` (TF's name), does the work, so it runs in
 triples and dense tensors, then the feature lists' sparse triples and dense
 tensors (see example_parsing.py for the order).
 """
+import math
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -64,7 +66,7 @@ def _dense_list(lists, key, dtype, shape, allow_missing):
                    "  Did you mean to include it in feature_list_dense_missing_assumed_empty "
                    "or feature_list_dense_defaults?", "list", OP)
     rows = _steps(lists, key, dtype)
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     total = sum(len(r) for r in rows)
     if size and total % size:
         raise fail(f"Feature list '{key}' has an unexpected number of values.  Total values "

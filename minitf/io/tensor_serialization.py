@@ -19,6 +19,7 @@ A TensorProto may also hold its values in typed fields (`float_val`,
 `tf.make_tensor_proto` writes small constants; `parse_tensor` reads those too.
 """
 import base64
+import math
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def _cannot_parse(detail=""):
 
 
 def _values(proto, dtype, shape):
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     if dtype == dtypes.string:
         values = list(proto.string_val)
     elif proto.tensor_content:
