@@ -7,6 +7,8 @@ Python workers are the "executor processes" that each load the model once.
 import importlib.util
 import os
 import pickle
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -14,7 +16,7 @@ import pytest
 
 import minitf as tf
 from minitf.integrations import spark as tfspark
-from spark_support import local_session, require
+from spark_support import REPO, local_session, require
 
 FEATURES = ["x0", "x1", "x2", "x3"]
 
@@ -193,6 +195,32 @@ def test_a_missing_column_or_a_null_is_named(model_dir):
     columns["x1"][[2, 5]] = np.nan
     with pytest.raises(ValueError, match="Column 'x1' has 2 null or NaN value"):
         score.predict_columns(columns)
+
+
+def test_importing_the_integration_needs_neither_pyspark_nor_pandas(model_dir, monkeypatch):
+    code = ("import sys, minitf.integrations.spark; "
+            "print(sorted(m for m in ('pyspark', 'pandas', 'pyarrow') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=REPO)
+    assert out.stdout.strip() == "[]"
+    monkeypatch.setitem(sys.modules, "pyspark", None)      # as if it were not installed
+    monkeypatch.setitem(sys.modules, "pyspark.sql", None)
+    score = tfspark.predict_udf(model_dir, FEATURES)
+    with pytest.raises(ImportError, match=r'output_schema needs PySpark: python -m pip install '
+                                          r'"minitf\[spark\]"'):
+        score.output_schema(None)
+
+
+def test_missing_spark_skips_with_the_install_command_unless_ci_requires_it(monkeypatch):
+    import spark_support
+    monkeypatch.setattr(spark_support, "missing", lambda: "pyspark, java")
+    monkeypatch.delenv("MINITF_REQUIRE_SPARK", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r'pip install -e ".\[spark\]".*'
+                                                    r"missing: pyspark, java"):
+        require()
+    monkeypatch.setenv("MINITF_REQUIRE_SPARK", "1")
+    with pytest.raises(pytest.fail.Exception, match="MINITF_REQUIRE_SPARK=1 but Spark is not"):
+        require()
 
 
 # --- a real local Spark session ----------------------------------------------------------------
