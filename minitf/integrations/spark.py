@@ -22,8 +22,8 @@ differently depending on how many rows it multiplies at once (one row takes
 another code path than a thousand). Padding every batch to `batch_size` makes
 each row's prediction independent of where Spark's partitions and Arrow batches
 happen to cut, so Spark's answers equal a single-process loop with the same
-`batch_size` bit for bit. (TF Serving's request batching pads batches to fixed
-sizes too, for the same kind of reason.)
+`batch_size` bit for bit. (TF Serving's batching pads too: up to one of its
+`allowed_batch_sizes`, there so that the model sees few distinct shapes.)
 
 What "executor process" means here: with `SparkSession.builder.master("local[2]")`
 the driver's JVM is also the one executor, with 2 task slots; Python code runs
@@ -33,8 +33,9 @@ tasks, so its cache does too: about one load per task slot. On a real cluster
 the code is the same; what changes is around it: the job is started with
 `spark-submit --master yarn|k8s://...|spark://...`; every executor machine needs
 minitf installed (or shipped with `--py-files`/a packed environment), and the
-model directory must be readable there, either on a shared filesystem (HDFS
-mounts, NFS, a path every node sees) or shipped with the job,
+model directory must be readable there as a local path (minitf reads no hdfs:// or
+s3:// URLs), either on a shared filesystem every node mounts (NFS, a mounted
+bucket) or shipped with the job,
 `spark-submit --archives model.zip#model ...` and `predict_udf("model", ...)`,
 which each executor unpacks into its working directory. Each executor's Python
 workers then load their own copy once.
