@@ -114,6 +114,8 @@ def message_classes():
         pool.Add(_file(descriptor_pb2, "tensorflow/core/example/example.proto",
                        _EXAMPLE_PROTO, [feature_file]))
         factory = _protobuf("message_factory")
-        _classes.update({name: factory.GetMessageClass(
-            pool.FindMessageTypeByName(f"tensorflow.{name}")) for name in NAMES})
+        for name in NAMES:
+            cls = factory.GetMessageClass(pool.FindMessageTypeByName(f"tensorflow.{name}"))
+            cls.__module__ = "minitf.train"  # where pickle (and a reader) finds it again
+            _classes[name] = cls
     return _classes

@@ -220,3 +220,10 @@ def test_error_inside_dataset_map():
     ds = tf.data.Dataset.from_tensor_slices([RECORD]).map(parse)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Feature: zz"):
         list(ds)
+
+
+def test_message_classes_live_in_tf_train_and_pickle():
+    import pickle
+    ex = tf.train.Example.FromString(RECORDS[0])
+    assert repr(tf.train.Example) == "<class 'minitf.train.Example'>"
+    assert pickle.loads(pickle.dumps(ex)) == ex
