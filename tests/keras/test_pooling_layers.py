@@ -69,7 +69,7 @@ def test_max_and_average_pooling_match_numpy():
     x = RNG.normal(size=(2, 6, 4, 3)).astype("float32")
     windows = x.reshape(2, 3, 2, 2, 2, 3)  # (n, i, a, j, b, c): 2x2 windows, stride 2
     np.testing.assert_allclose(L.MaxPooling2D()(x).numpy(), windows.max(axis=(2, 4)))
-    np.testing.assert_allclose(L.AveragePooling2D()(x).numpy(), windows.mean(axis=(2, 4)),
+    np.testing.assert_allclose(L.AveragePooling2D(2)(x).numpy(), windows.mean(axis=(2, 4)),
                                rtol=1e-6)
     np.testing.assert_allclose(L.GlobalMaxPool2D()(x).numpy(), x.max(axis=(1, 2)))
     np.testing.assert_allclose(L.GlobalAvgPool1D()(x[:, :, 0]).numpy(), x[:, :, 0].mean(1),
@@ -105,7 +105,7 @@ def test_configs_names_and_aliases():
 
 def test_in_model_with_unknown_batch_and_tf_function():
     model = keras.Sequential([keras.Input((8, 8, 2)), L.Conv2D(4, 3, padding="same"),
-                              L.MaxPooling2D(), L.AveragePooling2D(padding="same"),
+                              L.MaxPooling2D(), L.AveragePooling2D(2, padding="same"),
                               L.GlobalAveragePooling2D()])
     assert model.output_shape == (None, 4)
     x = RNG.normal(size=(3, 8, 8, 2)).astype("float32")

@@ -74,9 +74,21 @@ class BasePooling(KerasNamed, Layer):
         return config
 
 
+def _average_init(name):
+    """Keras 3's average poolings have no default `pool_size` (the max poolings do)."""
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
+                 **kwargs):
+        BasePooling.__init__(self, pool_size, strides, padding, data_format, name, **kwargs)
+    __init__.__qualname__ = f"{name}.__init__"
+    __init__.__code__ = __init__.__code__.replace(co_qualname=__init__.__qualname__)
+    return __init__
+
+
 def _pooling_class(name, rank, mode, doc, aliases=()):
-    cls = type(name, (BasePooling,), {"rank": rank, "mode": mode, "__doc__": doc,
-                                      "__module__": __name__})
+    body = {"rank": rank, "mode": mode, "__doc__": doc, "__module__": __name__}
+    if mode == "avg":
+        body["__init__"] = _average_init(name)
+    cls = type(name, (BasePooling,), body)
     return tf_export(f"keras.layers.{name}", *[f"keras.layers.{a}" for a in aliases])(cls)
 
 
@@ -97,7 +109,7 @@ MaxPooling3D = _pooling_class("MaxPooling3D", 3, "max", """Max over 3-D windows.
     """, ["MaxPool3D"])
 AveragePooling1D = _pooling_class("AveragePooling1D", 1, "avg", """Mean over windows of steps.
 
-    >>> tf.keras.layers.AveragePooling1D()(tf.constant([[[1.], [3.], [2.], [0.]]]))[0, :, 0]
+    >>> tf.keras.layers.AveragePooling1D(2)(tf.constant([[[1.], [3.], [2.], [0.]]]))[0, :, 0]
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 1.], dtype=float32)>
     """, ["AvgPool1D"])
 AveragePooling2D = _pooling_class("AveragePooling2D", 2, "avg", """Mean over 2-D windows.
@@ -107,7 +119,7 @@ AveragePooling2D = _pooling_class("AveragePooling2D", 2, "avg", """Mean over 2-D
     """, ["AvgPool2D"])
 AveragePooling3D = _pooling_class("AveragePooling3D", 3, "avg", """Mean over 3-D windows.
 
-    >>> tf.keras.layers.AveragePooling3D()(tf.ones([1, 2, 2, 2, 1])).shape
+    >>> tf.keras.layers.AveragePooling3D(2)(tf.ones([1, 2, 2, 2, 1])).shape
     TensorShape([1, 1, 1, 1, 1])
     """, ["AvgPool3D"])
 
