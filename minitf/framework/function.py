@@ -27,7 +27,7 @@ import weakref
 
 import numpy as np
 
-from . import context, dtypes, errors, nest
+from . import context, dtypes, errors, nest, retracing
 from .executor import compile_graph, run
 from .graph import Graph, SymbolicTensor, replay
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -102,7 +102,11 @@ class Function:
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._autograph = autograph
         self._experimental_autograph_options = experimental_autograph_options
-        self._cache = {}
+        self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+        self._cache = {}  # one entry per trace: its argument key -> ConcreteFunction
+        self._types = {}  # skeleton -> [(shapes, ConcreteFunction)] (see retracing.py)
+        self._dispatch = {}  # key of a call served by a more general trace -> that trace
+        self._detector = retracing.detector_for(python_function)
         self._tracing_count = 0
         self._first_trace_done = False
         self._bound = weakref.WeakKeyDictionary()
@@ -129,6 +133,7 @@ class Function:
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name,
                              self._input_signature, self._autograph,
+                             reduce_retracing=self._reduce_retracing,
                              experimental_autograph_options=self._experimental_autograph_options)
             self._bound[instance] = bound
         return bound
@@ -139,15 +144,34 @@ class Function:
             return self._python_function(*args, **kwargs)
         if context.graph_stack:  # called while tracing another function: inline the body
             return self._traceable()(*args, **kwargs)
+        traced = self._tracing_count
         if not kwargs and len(args) == self._arity:  # the common call, without tf.nest
             key = _fast_key(args)
             if key is not None:
                 concrete = self._fast.get(key)
                 if concrete is None:
-                    concrete = self._fast[key] = self._concrete_for(args, kwargs)[0]
-                return concrete._call_flat([a for a in args if type(a) is EagerTensor])
+                    concrete = self._concrete_for(args, kwargs)[0]
+                    if len(self._fast) >= _MAX_DISPATCH_CACHE:
+                        self._fast.clear()
+                    self._fast[key] = concrete
+                result = concrete._call_flat([a for a in args if type(a) is EagerTensor])
+                if self._tracing_count == traced:  # _count_call, inlined on the fast path
+                    self._detector.called_without_tracing()
+                else:
+                    self._detector.called_with_tracing(self._python_function)
+                return result
         concrete, tensors = self._concrete_for(args, kwargs)
-        return concrete._call_flat(tensors)
+        result = concrete._call_flat(tensors)
+        self._count_call(traced)
+        return result
+
+    def _count_call(self, traced):
+        """Tell the retracing detector whether this call traced; five traces in the last
+        ten calls log TF's warning through tf.get_logger() (see retracing.py)."""
+        if self._tracing_count == traced:
+            self._detector.called_without_tracing()
+        else:
+            self._detector.called_with_tracing(self._python_function)
 
     def get_concrete_function(self, *args, **kwargs):
         """The traced graph for these arguments (tensors or `tf.TensorSpec`s)."""
@@ -169,11 +193,34 @@ class Function:
                 concrete = self._cache["signature"] = self._trace((self._input_signature, {}))
             return concrete, tensors
         key = _cache_key(arguments)
-        concrete = self._cache.get(key)
+        concrete = self._cache.get(key) or self._dispatch.get(key)
         if concrete is None:
-            concrete = self._trace(arguments)
-            self._cache[key] = concrete
+            concrete = self._reuse_or_trace(key, arguments)
         return concrete, [a for a in nest.flatten(arguments) if isinstance(a, (Tensor, TensorSpec))]
+
+    def _reuse_or_trace(self, key, arguments):
+        """The most specific trace whose types include these arguments' (a trace for
+        shape (None,) serves (5,)); else a new trace, for relaxed shapes with
+        reduce_retracing=True. TF's type dispatch; see retracing.py."""
+        skeleton, shapes = _trace_type(arguments)
+        traces = self._types.setdefault(skeleton, [])
+        found = retracing.most_specific_supertype(shapes, traces)
+        if found is None:
+            if self._reduce_retracing and traces:
+                shapes = retracing.relaxed(shapes, [s for s, _ in traces])
+                arguments = _with_shapes(arguments, shapes)
+            concrete = self._trace(arguments)
+            self._cache[_cache_key(arguments)] = concrete
+            traces.append((shapes, concrete))
+            self._dispatch.clear()  # a new, more specific trace may serve earlier calls
+            self._fast.clear()
+        else:
+            concrete = found[1]
+        if key not in self._cache:
+            if len(self._dispatch) >= _MAX_DISPATCH_CACHE:
+                self._dispatch.pop(next(iter(self._dispatch)))
+            self._dispatch[key] = concrete
+        return concrete
 
     def _bind(self, args, kwargs):
         """(args, kwargs) with defaults filled in; tensors converted or checked against the
@@ -358,6 +405,54 @@ def _fast_key(args):
         else:
             return None
     return tuple(key)
+
+
+_MAX_DISPATCH_CACHE = 1024  # calls remembered per function, as TF's type_dispatch.py
+
+
+class _TensorSlot:
+    """A tensor's place in a trace skeleton: only its dtype counts."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __eq__(self, other):
+        return isinstance(other, _TensorSlot) and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash(("tensor", self.dtype))
+
+    def __repr__(self):
+        return f"<tensor {self.dtype}>"
+
+
+def _trace_type(arguments):
+    """(skeleton, shapes): the cache key with every tensor replaced by its dtype, and
+    the tensors' shapes in tf.nest order (None for an unknown rank)."""
+    shapes = []
+
+    def slot(leaf):
+        if isinstance(leaf, (Tensor, TensorSpec)):
+            shapes.append(None if leaf.shape.rank is None else tuple(leaf.shape.dims))
+            return _TensorSlot(leaf.dtype.name)
+        return leaf
+
+    return _cache_key(nest.map_structure(slot, arguments)), tuple(shapes)
+
+
+def _with_shapes(arguments, shapes):
+    """The arguments with each tensor replaced by a TensorSpec of the given shape."""
+    shapes = iter(shapes)
+
+    def spec(leaf):
+        if not isinstance(leaf, (Tensor, TensorSpec)):
+            return leaf
+        return TensorSpec(next(shapes), leaf.dtype,
+                          leaf.name if isinstance(leaf, TensorSpec) else None)
+
+    return nest.map_structure(spec, arguments)
 
 
 def _spec_key(t):
