@@ -23,6 +23,7 @@ import ast
 import builtins
 import functools
 import inspect
+import linecache
 import os
 import sys
 import types
@@ -234,6 +235,10 @@ def _compile(node, fn, namer):
 # --- finding the source -----------------------------------------------------------------------
 def parse_function(fn):
     """The `ast.FunctionDef` of `fn` with line and column numbers as in its file."""
+    if fn.__name__ == "<lambda>":
+        tree = _whole_file(fn)
+        if tree is not None:
+            return _lambda_as_function(tree, fn)
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError) as e:
@@ -262,17 +267,43 @@ def parse_function(fn):
                                              "source code.")
 
 
+def _whole_file(fn):
+    """The parsed source of the whole file (or notebook cell, or doctest example) that
+    defines `fn`, or None. A lambda is often part of a statement spanning several lines
+    (a dict of lambdas, a `for` header), which its own lines do not parse as."""
+    module = inspect.getmodule(fn)
+    lines = linecache.getlines(fn.__code__.co_filename, getattr(module, "__dict__", None))
+    try:
+        return ast.parse("".join(lines)) if lines else None
+    except (SyntaxError, ValueError):  # e.g. a cell with IPython magics: use fn's own lines
+        return None
+
+
 def _lambda_as_function(tree, fn):
-    """`lambda x: x * 2` found in its source line, as `def tf__lambda(x): return x * 2`."""
+    """`lambda x: x * 2` found in its source, as `def tf__lambda(x): return x * 2`.
+
+    As TF's parser: the lambdas whose lines include the line the lambda's code starts
+    on; if several, those whose parameters are the lambda's; if still several, TF's
+    error (TF warns there too: two lambdas alike on one line cannot be told apart).
+    """
     code = fn.__code__
-    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and
-             n.lineno == code.co_firstlineno and
-             [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params]
-    if len(found) != 1:
+    line = code.co_firstlineno
+    candidates = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and
+                  n.lineno <= line <= n.end_lineno]
+    if len(candidates) > 1:
+        params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+        candidates = [n for n in candidates if params == [
+            a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs]]
+    if not candidates:
         raise errors.InaccessibleSourceCodeError(
-            f"Could not tell which lambda on line {code.co_firstlineno} is {fn}; use distinct "
-            "argument names, or define it with `def`.")
-    lam = found[0]
+            f"could not parse the source code of {fn}: no lambda found on line {line}")
+    if len(candidates) > 1:
+        matches = "\n".join(f"Match {i}:\n{ast.unparse(n)}\n" for i, n in enumerate(candidates))
+        raise errors.UnsupportedLanguageElementError(
+            f"could not parse the source code of {fn}: found multiple definitions with "
+            "identical signatures at the location. This error may be avoided by defining "
+            "each lambda on a single line and with unique argument names. The matching "
+            f"definitions were:\n{matches}")
+    lam = candidates[0]
     body = [ast.copy_location(ast.Return(lam.body), lam.body)]
     return ast.copy_location(ast.FunctionDef("<lambda>", lam.args, body, [], None, None), lam)
