@@ -227,3 +227,14 @@ def test_message_classes_live_in_tf_train_and_pickle():
     ex = tf.train.Example.FromString(RECORDS[0])
     assert repr(tf.train.Example) == "<class 'minitf.train.Example'>"
     assert pickle.loads(pickle.dumps(ex)) == ex
+
+
+def test_varlen_densified_inside_map_then_padded_batch():
+    def parse(record):
+        tags = tf.io.parse_single_example(record, {"tags": SPEC["tags"]})["tags"]
+        return tf.sparse.to_dense(tags)
+
+    ds = tf.data.TFRecordDataset(os.path.join(FIXTURES, "examples.tfrecord")).map(parse)
+    assert ds.element_spec == tf.TensorSpec([None], tf.string)
+    (batch,) = list(ds.padded_batch(3).as_numpy_iterator())
+    assert batch.tolist() == [[b"meow", b""], [b"woof", b"\x00\xff"], [b"", b""]]
