@@ -196,3 +196,15 @@ def test_both_crc32c_implementations_agree(monkeypatch):
     monkeypatch.setattr(tfrecord, "_crc32c", None)
     assert tfrecord.masked_crc32c(data) == slow
     assert tfrecord._crc32c.__module__.startswith("tensorboard")
+
+
+def test_dataset_of_a_path_tensor_inside_tf_function():
+    @tf.function
+    def total_bytes(path):
+        n = tf.constant(0)
+        for record in tf.data.TFRecordDataset(path, "GZIP"):
+            n += tf.strings.length(record)
+        return n
+
+    path = tf.constant(fixture(FILES["GZIP"]))
+    assert int(total_bytes(path)) == sum(len(r) for r in RECORDS)
