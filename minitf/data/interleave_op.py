@@ -20,6 +20,7 @@ minitf runs the traced graph to get their values and iterates the template
 with the symbolic tensors bound to them (see graph_inputs.py). In
 TensorFlow the dataset is itself a graph value the function computes.
 """
+import itertools
 import queue
 import threading
 
@@ -185,13 +186,13 @@ class _InterleaveDataset(Dataset):
 class _ThreadedSlot:
     """One open dataset read ahead by its own producer thread."""
 
-    def __init__(self, dataset, binding, buffer_size):
+    def __init__(self, dataset, binding, buffer_size, name="ParallelInterleave"):
         self.queue = queue.Queue(buffer_size)
         self.stop = threading.Event()
         threading.Thread(target=graph_inputs.run_with,
                          args=(graph_inputs.snapshot() + [binding], produce_into, self.queue,
                                dataset, self.stop),
-                         name="ParallelInterleave", daemon=True).start()
+                         name=name, daemon=True).start()
 
     def next(self):
         element, error = self.queue.get()
@@ -212,10 +213,12 @@ class _ParallelInterleaveDataset(_InterleaveDataset):
         super().__init__(dataset, map_func, cycle_length, block_length)
         self._parallelism = parallelism(num_parallel_calls)
         self._deterministic = deterministic
+        self._opened = itertools.count()  # names the producer threads _0 ... _{cycle-1}
 
     def _open(self, element):
         dataset, binding = self._function(element)
-        return _ThreadedSlot(dataset, binding, max(2, self._block))
+        name = f"ParallelInterleave_{next(self._opened) % self._cycle}"  # a timeline lane each
+        return _ThreadedSlot(dataset, binding, max(2, self._block), name)
 
     def _next_of(self, slot):
         return slot.next()

@@ -113,3 +113,13 @@ def test_benchmark_measures_the_five_rules():
     for without, with_rule, ratio in results.values():
         assert without > 0 and with_rule > 0 and ratio == without / with_rule
     assert bench.TARGETS == {"prefetch": 1.5, "parallel map": 1.5}
+
+
+def test_parallel_interleave_names_its_producer_threads_by_cycle_slot():
+    # One thread per open dataset, named ParallelInterleave_0 .. _{cycle_length - 1}, so a
+    # timeline (widgets/pipeline.py) draws each concurrent reader on a lane of its own.
+    log = []
+    files = D.range(6).interleave(lambda i: D.range(2).map(sleepy(0.0, log)), cycle_length=3,
+                                  num_parallel_calls=3)
+    assert sorted(int(x) for x in files) == [0] * 6 + [1] * 6
+    assert set(log) == {"ParallelInterleave_0", "ParallelInterleave_1", "ParallelInterleave_2"}
