@@ -81,8 +81,9 @@ def _filled_with(tensor, number):
     if tensor.node.op.name == like:
         return True
     value = constant_value(tensor)
-    return (value is not None and value.dtype != object and value.size > 0
-            and bool(np.all(value == number)))
+    if value is None or value.dtype == object or value.size == 0:
+        return False
+    return bool(value == number) if value.ndim == 0 else bool(np.all(value == number))
 
 
 def _same_as(rewriter, node, x, other, number):
