@@ -49,7 +49,7 @@ ex1 = Exercise("Exercise 1", [
      "Each Dense layer also has a bias: one number per unit."),
     (lambda a: _pair(a) == tuple(reversed(_counts())),
      "The pair is (trainable, non_trainable): the trainable count comes first."),
-    (lambda a: _pair(a)[1] == 2 * 64 + 0 and _pair(a)[0] != _counts()[0],
+    (lambda a: _pair(a)[1] == _counts()[1] and _pair(a)[0] != _counts()[0],
      "The non-trainable part is right; recount the trainable one (Dropout and Activation "
      "have no weights)."),
 ])
