@@ -40,7 +40,17 @@ _VALUE_FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_
                  "complex128": "dcomplex_val"}
 
 
+def _tensor_pb2():
+    try:
+        return tensorboard("compat.proto.tensor_pb2")
+    except ImportError:
+        raise ImportError("tf.io.serialize_tensor and parse_tensor use the TensorProto class "
+                          "of the tensorboard package: pip install 'tensorboard>=2.16' (pip "
+                          "install 'minitf[lab]' includes it).") from None
+
+
 def _serialize(tensor, dtype_name):
+    _tensor_pb2()  # a clear install hint before tensor_proto needs it
     out = np.empty((), dtype=object)
     out[()] = tensor_proto(np.asarray(tensor), dtypes.as_dtype(dtype_name)).SerializeToString()
     return out
@@ -100,7 +110,7 @@ def _parse(serialized, out_type):
             f"{dims_text(serialized.shape)} [Op:ParseTensor] Parse one tensor at a time "
             "(tf.map_fn or Dataset.map for many).")
     data = serialized[()]
-    proto = tensorboard("compat.proto.tensor_pb2").TensorProto()
+    proto = _tensor_pb2().TensorProto()
     try:
         proto.ParseFromString(data)
     except Exception:  # protobuf's DecodeError

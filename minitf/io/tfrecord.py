@@ -48,7 +48,12 @@ def _crc32c_function():
         import google_crc32c
         return google_crc32c.value
     except ImportError:
+        pass
+    try:
         return tensorboard("compat.tensorflow_stub.pywrap_tensorflow").crc32c
+    except ImportError:
+        raise ImportError("TFRecord files need a CRC32C: pip install 'google-crc32c>=1.5' "
+                          "(or 'tensorboard>=2.16'; pip install 'minitf[lab]' has both).") from None
 
 
 def masked_crc32c(data):
