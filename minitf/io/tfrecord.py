@@ -10,8 +10,9 @@ A TFRecord file is a plain sequence of records, each framed as
 A "masked" CRC is `((crc >> 15) | (crc << 17)) + 0xa282ead8` (mod 2**32), so
 that a CRC of data which itself holds CRCs looks random. The CRC32C itself
 comes from Google's `google-crc32c` package when it is installed, else from
-the `tensorboard` package (which writes the same framing for its event files). With compression "GZIP" or "ZLIB" the whole
-stream of framed records is compressed by zlib, with TensorFlow's settings.
+the `tensorboard` package (which writes the same framing for its event files).
+With compression "GZIP" or "ZLIB" the whole stream of framed records is
+compressed by zlib, with TensorFlow's settings.
 
 >>> import os, tempfile
 >>> import minitf as tf
@@ -52,8 +53,8 @@ def _crc32c_function():
     try:
         return tensorboard("compat.tensorflow_stub.pywrap_tensorflow").crc32c
     except ImportError:
-        raise ImportError("TFRecord files need a CRC32C: pip install 'google-crc32c>=1.5' "
-                          "(or 'tensorboard>=2.16'; pip install 'minitf[lab]' has both).") from None
+        raise ImportError("TFRecord files need a CRC32C: pip install 'google-crc32c>=1.5' (or "
+                          "'tensorboard>=2.16'; pip install 'minitf[lab]' has both).") from None
 
 
 def masked_crc32c(data):
