@@ -169,6 +169,11 @@ class TFRecordWriter:
     def write(self, record):
         """Append one record: bytes (a str is encoded as UTF-8)."""
         self._check_open()
+        if not isinstance(record, (str, bytes, bytearray)):
+            raise TypeError(
+                "write(): incompatible function arguments. The record must be bytes (or a "
+                f"str), not {type(record).__name__}: write example.SerializeToString() for a "
+                "tf.train.Example, or tensor.numpy() for a scalar string tensor.")
         data = frame(record.encode() if isinstance(record, str) else bytes(record))
         self._file.write(self._compress.compress(data) if self._compress else data)
 

@@ -208,3 +208,13 @@ def test_dataset_of_a_path_tensor_inside_tf_function():
 
     path = tf.constant(fixture(FILES["GZIP"]))
     assert int(total_bytes(path)) == sum(len(r) for r in RECORDS)
+
+
+def test_records_must_be_bytes(tmp_path):
+    path = str(tmp_path / "w.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        for bad in (tf.constant(b"x"), 3, memoryview(b"cd")):  # TF 2.21 refuses these too
+            with pytest.raises(TypeError, match="incompatible function arguments"):
+                writer.write(bad)
+        writer.write(bytearray(b"ab"))
+    assert read(path) == [b"ab"]
