@@ -6,10 +6,15 @@ graphviz and the editable install of the checkout. A pip dry run resolves the
 requirements from the package index as a fresh image would.
 """
 import json
+import os
 import re
+import shlex
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -89,3 +94,58 @@ def test_readme_badge_opens_lesson_01_in_jupyterlab():
                          r"(lessons/01_\w+\.ipynb)", url)
     assert match, url
     assert (ROOT / match.group(1)).is_file(), f"the badge opens {match.group(1)}, which is missing"
+
+
+def readme_command(heading):
+    """The first ```bash block under `heading` in README.md, as .ci/newcomer reads it."""
+    section = (ROOT / "README.md").read_text().split(heading, 1)[1]
+    return re.search(r"```bash\n(.*?)\n```", section, re.S).group(1).strip()
+
+
+def test_readme_lab_command_opens_lesson_01_where_binder_does(tmp_path):
+    # README's lab command, after its install step, run as the current user (root on CI and
+    # in containers: without --allow-root it exits at once) with only a port, a token and no
+    # browser set from outside. It must serve the checkout and open the badge's page.
+    command = readme_command("## Open the lessons")
+    install, _, lab = command.partition(" && ")
+    assert install == 'python -m pip install -e ".[lab]"' and lab.startswith("python -m jupyter lab")
+    binder_path = re.search(r"urlpath=([^)&]+)", (ROOT / "README.md").read_text()).group(1)
+    config, runtime = tmp_path / "config", tmp_path / "runtime"
+    config.mkdir()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (config / "jupyter_server_config.py").write_text(
+        f"c.ServerApp.port = {port}\nc.ServerApp.port_retries = 0\n"
+        "c.IdentityProvider.token = 'binder-test'\nc.ServerApp.open_browser = False\n")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime))
+    argv = [sys.executable] + shlex.split(lab)[1:]
+    server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        opened = _wait_for_opened_page(server, runtime)
+        assert opened == binder_path
+        url = f"http://127.0.0.1:{port}/{binder_path}?token=binder-test"
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200
+        contents = f"http://127.0.0.1:{port}/api/contents/{binder_path[len('lab/tree/'):]}" \
+                   "?token=binder-test&content=0"
+        with urllib.request.urlopen(contents, timeout=30) as answer:
+            assert json.loads(answer.read())["type"] == "notebook"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _wait_for_opened_page(server, runtime, timeout=120):
+    """The page a browser would open: jupyter writes it for the file it was given."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail("README's lab command exited: " + server.stderr.read()[-2000:])
+        pages = list(runtime.glob("jpserver-file-to-run-*-open.html"))
+        if pages and list(runtime.glob("jpserver-[0-9]*.json")):
+            found = re.search(r"url=https?://[^/]+/([^?\"]+)", pages[0].read_text())
+            return found and found.group(1)
+        time.sleep(0.5)
+    pytest.fail("README's lab command did not start within 120 s")
