@@ -32,7 +32,8 @@ def clip_class(body):
     return namespace["Clip"]
 
 
-@pytest.mark.parametrize("check", [l21.check_ex1, l21.check_ex2, l21.check_ex3])
+@pytest.mark.parametrize("check", [l21.check_ex1, l21.check_ex2, l21.check_ex3,
+                                   l21.check_ex4])
 def test_unattempted(check, verdict):
     assert verdict(check, ...) == NOT_ATTEMPTED + "\n"
     assert verdict(check, None) == NOT_ATTEMPTED + "\n"
@@ -114,3 +115,29 @@ def test_ex3_typical_mistakes(verdict):
 def test_ex3_a_hard_coded_limit_fails(verdict):
     out = verdict(l21.check_ex3, clip_class("return {**super().get_config(), 'limit': 0.25}"))
     assert "✗" in out and "not a fixed number" in out
+
+
+def test_ex4_right_forms(verdict):
+    assert "✓" in verdict(l21.check_ex4, lambda x, keep_mask, rate: x * keep_mask / (1 - rate))
+    assert "✓" in verdict(l21.check_ex4, lambda x, keep_mask, rate: tf.where(
+        keep_mask > 0, x / (1 - rate), tf.zeros_like(x)))
+
+    def todo(x, keep_mask, rate):
+        ...
+    assert verdict(l21.check_ex4, todo) == NOT_ATTEMPTED + "\n"
+
+
+@pytest.mark.parametrize("wrong,hint", [
+    (lambda x, m, r: x * m, "not scaled up"),
+    (lambda x, m, r: x * m * (1 - r), "scales the survivors down"),
+    (lambda x, m, r: x * m / r, "not by rate"),
+    (lambda x, m, r: x * (1 - m) / (1 - r), "multiply by it as it is"),
+    (lambda x, m, r: tf.nn.dropout(x, r), "expected value"),  # ignores the mask: ladder
+])
+def test_ex4_typical_mistakes(wrong, hint, verdict):
+    out = verdict(l21.check_ex4, wrong)
+    assert "✗" in out and hint in out
+
+
+def test_ex4_the_lesson_example_hard_coded_fails(verdict):
+    assert "✗" in verdict(l21.check_ex4, lambda x, m, r: tf.fill(x.shape, 2.0))

@@ -1,4 +1,4 @@
-"""Lesson 21 (Layers I): checks for the three exercises.
+"""Lesson 21 (Layers I): checks for the four exercises.
 
 >>> check_ex1(...)
 … Not attempted yet: replace the `...` with your answer and run the cell again.
@@ -237,4 +237,53 @@ def check_ex3(layer_class):
     ex3.verdict(layer_class, problem)
 
 
-EXERCISES = [ex1, ex2, ex3]
+def _dropout_cases():
+    """(x, keep_mask, rate) triples the lesson never showed."""
+    rng = np.random.default_rng(2124)
+    cases = []
+    for rate, shape in [(0.25, (2, 5)), (0.6, (3, 4)), (0.1, (1, 6))]:
+        x = tf.constant(rng.normal(size=shape).astype(np.float32))
+        keep = tf.constant((rng.uniform(size=shape) >= rate).astype(np.float32))
+        cases.append((x, keep, rate))
+    return cases
+
+
+def _inverted_dropout(x, keep_mask, rate):
+    return x * keep_mask / (1.0 - rate)
+
+
+def _dropout_agrees(function, formula):
+    try:
+        return all(np.allclose(np.asarray(function(*case)), np.asarray(formula(*case)),
+                               atol=1e-5) for case in _dropout_cases())
+    except Exception:  # noqa: BLE001 - an answer that cannot be compared does not match
+        return False
+
+
+ex4 = Exercise("Exercise 4", [
+    "Two steps: zero the dropped values, then make up for them so that the expected value "
+    "of each output equals its input.",
+    "A value survives with probability 1 - rate; divide the survivors by that.",
+], mistakes=[
+    (lambda f: _dropout_agrees(f, lambda x, m, r: x * m),
+     "The dropped values are zeroed, but the survivors are not scaled up: the outputs are "
+     "smaller on average than at inference."),
+    (lambda f: _dropout_agrees(f, lambda x, m, r: x * m * (1.0 - r)),
+     "That scales the survivors down; they must grow, by 1 / (1 - rate)."),
+    (lambda f: _dropout_agrees(f, lambda x, m, r: x * m / r),
+     "Divide by the probability of keeping a value, 1 - rate, not by rate."),
+    (lambda f: _dropout_agrees(f, lambda x, m, r: x * (1.0 - m) / (1.0 - r)),
+     "keep_mask is 1 where a value is kept: multiply by it as it is."),
+])
+
+
+def check_ex4(function):
+    """inverted_dropout(x, keep_mask, rate) on inputs, masks and rates the lesson never
+    showed."""
+    if unattempted(function):
+        print(NOT_ATTEMPTED)
+        return
+    ex4.check_function(function, _inverted_dropout, _dropout_cases())
+
+
+EXERCISES = [ex1, ex2, ex3, ex4]
