@@ -356,7 +356,8 @@ def test_get_and_compile_accuracy_rule():
 
 
 def test_configs_match_tf():
-    # verified against TF 2.21
+    # verified against TF 2.21 (in a fresh session: unnamed Precision() counts up after that)
+    tf.keras.backend.clear_session()
     assert M.BinaryAccuracy().get_config() == {"name": "binary_accuracy", "dtype": "float32",
                                                "threshold": 0.5}
     assert M.TopKCategoricalAccuracy().get_config() == {
@@ -372,3 +373,18 @@ def test_configs_match_tf():
 def test_public_paths():
     assert tf.metrics.AUC is M.AUC and tf.keras.Metric is M.Metric
     assert tf.metrics.get is M.get and tf.metrics.binary_accuracy is M.binary_accuracy
+
+
+def test_unnamed_metrics_count_up_as_keras_3_auto_names_them():
+    # TF 2.21: AUC() twice -> 'auc', 'auc_1'; Mean() keeps its default name 'mean'
+    tf.keras.backend.clear_session()
+    assert [M.AUC().name, M.AUC().name, M.AUC(name="x").name, M.AUC().name] == [
+        "auc", "auc_1", "x", "auc_2"]
+    assert [M.Precision().name, M.Precision().name] == ["precision", "precision_1"]
+    assert [M.Mean().name, M.Mean().name] == ["mean", "mean"]
+    wrapper = M.MeanMetricWrapper(tf.keras.losses.mae)
+    assert wrapper.name == "mean_metric_wrapper"
+    assert [v.path for v in wrapper.variables] == ["mean_metric_wrapper/total",
+                                                   "mean_metric_wrapper/count"]
+    tf.keras.backend.clear_session()
+    assert M.AUC().name == "auc"

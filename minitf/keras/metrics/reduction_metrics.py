@@ -119,7 +119,7 @@ class MeanMetricWrapper(Mean):
     """
 
     def __init__(self, fn, name=None, dtype=None, **kwargs):
-        super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
+        super().__init__(name=name, dtype=dtype)  # unnamed: 'mean_metric_wrapper' (Keras 3)
         self._fn = fn
         self._fn_kwargs = kwargs
 
