@@ -82,23 +82,53 @@ def _dense_list(lists, key, dtype, shape, allow_missing):
     return np.stack([r.reshape(shape) for r in rows])
 
 
+def _batch_sparse(per_example, dtype):
+    """One SparseTensor's arrays for a batch: [b, step, j] indices, [B, steps, longest]."""
+    indices = [np.concatenate([np.full((len(i), 1), b, np.int64), i], axis=1)
+               for b, (i, _, _) in enumerate(per_example)]
+    shapes = [shape for _, _, shape in per_example]
+    return (np.concatenate(indices).reshape(-1, 3) if indices else np.zeros((0, 3), np.int64),
+            np.concatenate([v for _, v, _ in per_example]).astype(empty(dtype).dtype)
+            if per_example else empty(dtype),
+            np.array([len(per_example)] + [max((s[d] for s in shapes), default=0)
+                                           for d in (0, 1)], np.int64))
+
+
+def _padded(rows, dtype, shape):
+    """Stack [steps_b] + shape arrays into [B, longest] + shape, padding with 0 / b""."""
+    out = np.zeros((len(rows), max((len(r) for r in rows), default=0)) + tuple(shape),
+                   dtype=empty(dtype).dtype)
+    if dtype == dtypes.string:
+        out[...] = b""
+    for b, row in enumerate(rows):
+        out[b, :len(row)] = row
+    return out
+
+
 def _parse_sequence(serialized, *context_defaults, context, sequence, allow_missing):
-    if serialized.ndim != 0:
+    if serialized.ndim > 1:
         raise errors.InvalidArgumentError(
-            None, OP, f"Expected serialized to be a scalar, got shape: "
-            f"{dims_text(serialized.shape)} [Op:{OP}] Parse one SequenceExample at a time.")
-    message = decode(serialized[()], "SequenceExample", OP)
-    outputs = parse_features([message.context.feature], True, *context, context_defaults,
-                             missing=_context_missing)
+            None, OP, "Expected serialized to be a scalar or vector, got shape: "
+            f"{dims_text(serialized.shape)} [Op:{OP}] Parse one record or a batch.")
+    single = serialized.ndim == 0
+    messages = [decode(x, "SequenceExample", OP) for x in serialized.reshape(-1)]
+    outputs = parse_features([m.context.feature for m in messages], single, *context,
+                             context_defaults, missing=_context_missing)
     sparse_keys, sparse_types, dense_keys, dense_shapes, dense_types = sequence
-    lists = message.feature_lists.feature_list
-    triples = [sparse_outputs(_steps(lists, key, dtypes.as_dtype(name)),
-                              dtypes.as_dtype(name), (None,))
-               for key, name in zip(sparse_keys, sparse_types)]
+    lists = [m.feature_lists.feature_list for m in messages]
+    triples = []
+    for key, name in zip(sparse_keys, sparse_types):
+        dtype = dtypes.as_dtype(name)
+        each = [sparse_outputs(_steps(fl, key, dtype), dtype, (None,)) for fl in lists]
+        triples.append(each[0] if single else _batch_sparse(each, dtype))
     outputs += [t[0] for t in triples] + [t[1] for t in triples] + [t[2] for t in triples]
-    outputs += [_dense_list(lists, key, dtypes.as_dtype(name), shape, missing_ok)
-                for key, name, shape, missing_ok in zip(dense_keys, dense_types, dense_shapes,
-                                                         allow_missing)]
+    dense = [[_dense_list(fl, key, dtypes.as_dtype(name), shape, missing_ok) for fl in lists]
+             for key, name, shape, missing_ok in zip(dense_keys, dense_types, dense_shapes,
+                                                      allow_missing)]
+    outputs += [rows[0] if single else _padded(rows, dtypes.as_dtype(name), shape)
+                for rows, name, shape in zip(dense, dense_types, dense_shapes)]
+    outputs += [np.array([len(r) for r in rows], np.int64).reshape(() if single else -1)
+                for rows in dense]  # the number of steps of each example
     return tuple(outputs)
 
 
@@ -110,17 +140,19 @@ def _sparse_rules(attrs, rank):
 
 
 def _shapes(serialized, *defaults, context, sequence, **_):
-    context_sparse, _ = _sparse_rules(context, 1)
-    sequence_sparse, _ = _sparse_rules(sequence, 2)
-    return tuple(context_sparse + [TensorShape(s) for s in context[3]] + sequence_sparse
-                 + [TensorShape([None] + list(s)) for s in sequence[3]])
+    lead = [] if serialized.rank == 0 else [serialized[0] if serialized.rank else None]
+    context_sparse, _ = _sparse_rules(context, 1 + len(lead))
+    sequence_sparse, _ = _sparse_rules(sequence, 2 + len(lead))
+    return tuple(context_sparse + [TensorShape(lead + list(s)) for s in context[3]]
+                 + sequence_sparse + [TensorShape(lead + [None] + list(s)) for s in sequence[3]]
+                 + [TensorShape(lead)] * len(sequence[3]))
 
 
 def _dtypes(serialized, *defaults, context, sequence, **_):
     _, context_sparse = _sparse_rules(context, 1)
     _, sequence_sparse = _sparse_rules(sequence, 2)
     return tuple(context_sparse + list(defaults) + sequence_sparse
-                 + [dtypes.as_dtype(t) for t in sequence[4]])
+                 + [dtypes.as_dtype(t) for t in sequence[4]] + [dtypes.int64] * len(sequence[4]))
 
 
 ParseSequenceExampleV2 = Op(OP, _parse_sequence, typed=(), num_outputs=None, shape=_shapes,
@@ -144,18 +176,16 @@ def _as_tuple(attrs):
                                     "dense_shapes", "dense_types"))
 
 
-@tf_export("io.parse_single_sequence_example")
-def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
-                                  example_name=None, name=None):
-    """Parse one serialized SequenceExample: `(context dict, feature_lists dict)`."""
+def _run(serialized, context_features, sequence_features):
+    """Check the specs, run the op; (context dict, feature_lists dict, lengths dict)."""
     if not context_features and not sequence_features:
         raise ValueError("Both context_features and sequence_features are None, but at least "
                          "one should have values.")
     _check_kinds(context_features, (FixedLenFeature, VarLenFeature))
     _check_kinds(sequence_features, (FixedLenSequenceFeature, VarLenFeature))
-    serialized = convert_to_tensor(serialized, dtype=dtypes.string)
-    if serialized.shape.rank not in (None, 0):
-        raise ValueError("Input serialized must be a scalar")
+    for key, spec in sorted((sequence_features or {}).items()):
+        if isinstance(spec, FixedLenSequenceFeature) and spec.default_value is not None:
+            raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
     c_sparse, c_dense, c_attrs, defaults = _attrs(context_features)
     s_sparse, s_dense, s_attrs, _ = _attrs(sequence_features)
     s_attrs = dict(s_attrs, dense_shapes=tuple(shape[1:] for shape in s_attrs["dense_shapes"]))
@@ -165,4 +195,39 @@ def parse_single_sequence_example(serialized, context_features=None, sequence_fe
                      "allow_missing": allow})
     outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     split = 3 * len(c_sparse) + len(c_dense)
-    return pack(outputs[:split], c_sparse, c_dense), pack(outputs[split:], s_sparse, s_dense)
+    end = len(outputs) - len(s_dense)
+    return (pack(outputs[:split], c_sparse, c_dense), pack(outputs[split:end], s_sparse, s_dense),
+            dict(zip(s_dense, outputs[end:])))
+
+
+@tf_export("io.parse_single_sequence_example")
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+    """Parse one serialized SequenceExample: `(context dict, feature_lists dict)`."""
+    serialized = convert_to_tensor(serialized, dtype=dtypes.string)
+    if serialized.shape.rank not in (None, 0):
+        raise ValueError("Input serialized must be a scalar")
+    context, lists, _ = _run(serialized, context_features, sequence_features)
+    return context, lists
+
+
+@tf_export("io.parse_sequence_example")
+def parse_sequence_example(serialized, context_features=None, sequence_features=None,
+                           example_names=None, name=None):
+    """Parse a batch of SequenceExamples: `(context, feature_lists, feature_list_lengths)`.
+
+    Feature lists are padded to the longest example (with 0 or b""); the third
+    dict gives each FixedLenSequenceFeature's true number of steps per example.
+
+    >>> def step(v):
+    ...     return tf.train.Feature(int64_list=tf.train.Int64List(value=[v]))
+    >>> records = [tf.train.SequenceExample(feature_lists=tf.train.FeatureLists(feature_list={
+    ...     "t": tf.train.FeatureList(feature=[step(v) for v in steps])})).SerializeToString()
+    ...     for steps in ([1, 2, 3], [4])]
+    >>> _, lists, lengths = tf.io.parse_sequence_example(
+    ...     records, sequence_features={"t": tf.io.FixedLenSequenceFeature([], tf.int64)})
+    >>> lists["t"].numpy().tolist(), lengths["t"].numpy().tolist()
+    ([[1, 2, 3], [4, 0, 0]], [3, 1])
+    """
+    serialized = convert_to_tensor(serialized, dtype=dtypes.string)
+    return _run(serialized, context_features, sequence_features)

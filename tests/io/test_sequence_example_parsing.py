@@ -95,3 +95,35 @@ def test_not_a_sequence_example():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="^Invalid protocol message input, example id: <unknown>"):
         tf.io.parse_single_sequence_example(b"abc", sequence_features=LISTS)
+
+
+def test_parse_sequence_example_batch_pads_and_reports_lengths():
+    def record(n, length):
+        return tf.train.SequenceExample(
+            context=tf.train.Features(feature={"length": feature("int64", [length])}),
+            feature_lists=tf.train.FeatureLists(feature_list={
+                "xy": tf.train.FeatureList(feature=[feature("float", [i, -i]) for i in range(n)]),
+                "w": tf.train.FeatureList(feature=[feature("bytes", [b"a"] * i)
+                                                   for i in range(n)])})).SerializeToString()
+
+    # what TF 2.21 returned for the same call
+    context, lists, lengths = tf.io.parse_sequence_example(
+        [record(2, 5), record(3, 6)], {"length": tf.io.FixedLenFeature([], tf.int64)},
+        {"xy": tf.io.FixedLenSequenceFeature([2], tf.float32), "w": tf.io.VarLenFeature(tf.string)})
+    assert context["length"].numpy().tolist() == [5, 6]
+    assert lists["xy"].numpy().tolist() == [[[0, 0], [1, -1], [0, 0]], [[0, 0], [1, -1], [2, -2]]]
+    assert lists["w"].indices.numpy().tolist() == [[0, 1, 0], [1, 1, 0], [1, 2, 0], [1, 2, 1]]
+    assert lists["w"].dense_shape.numpy().tolist() == [2, 3, 2]
+    assert lengths == {"xy": lengths["xy"]} and lengths["xy"].numpy().tolist() == [2, 3]
+    with pytest.raises(ValueError, match=r"Value feature_list.dense_defaults\[xy\] must be None"):
+        tf.io.parse_sequence_example([record(1, 1)], sequence_features={
+            "xy": tf.io.FixedLenSequenceFeature([2], tf.float32, default_value=9.0),
+            "zz": tf.io.FixedLenSequenceFeature([2], tf.float32, allow_missing=True,
+                                                default_value=7.0)})
+
+    @tf.function
+    def lengths_in_graph(records):
+        return tf.io.parse_sequence_example(
+            records, sequence_features={"xy": tf.io.FixedLenSequenceFeature([2], tf.float32)})[2]
+
+    assert lengths_in_graph(tf.constant([record(4, 0)]))["xy"].numpy().tolist() == [4]
