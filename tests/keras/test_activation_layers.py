@@ -1,5 +1,6 @@
 """ReLU, LeakyReLU, ELU, PReLU and Softmax layers: values, gradients, errors, configs,
-.keras round trips, and the same numbers and configs as real Keras 3."""
+.keras round trips, and the same numbers and configs as real Keras 3 (which also reads
+the configs minitf serializes)."""
 import json
 import os
 
@@ -179,12 +180,22 @@ for name, kwargs in sorted(configs.items()):
                   "weights": [list(w.shape) for w in layer.weights]}}
 mask = np.array([[True, True, False, True, False, True]])
 out["masked"] = np.asarray(L.Softmax()(x, mask=mask)).tolist()
+out["from_minitf"] = {{}}
+for name, serialized in sorted(json.loads({minitf_serialized!r}).items()):
+    layer = keras.layers.deserialize(serialized)  # minitf's serialized form, read by Keras
+    config = layer.get_config()
+    config.pop("name")
+    out["from_minitf"][name] = {{"class": type(layer).__name__, "config": config,
+                                 "y": np.asarray(layer(x)).tolist()}}
 print(json.dumps(out))
 """
 
 
 def test_same_values_and_configs_as_real_keras():
-    theirs = run_tf_json(TF_SNIPPET.format(x=X.tolist(), configs=json.dumps(CONFIGS)))
+    serialized = {name: tf.keras.layers.serialize(getattr(L, name)(**kwargs))
+                  for name, kwargs in CONFIGS.items()}
+    theirs = run_tf_json(TF_SNIPPET.format(x=X.tolist(), configs=json.dumps(CONFIGS),
+                                           minitf_serialized=json.dumps(serialized)))
     for name, kwargs in CONFIGS.items():
         layer = getattr(L, name)(**kwargs)
         y = layer(tf.constant(X))
@@ -196,3 +207,7 @@ def test_same_values_and_configs_as_real_keras():
     mask = tf.constant([[True, True, False, True, False, True]])
     np.testing.assert_allclose(L.Softmax()(tf.constant(X), mask=mask).numpy(), theirs["masked"],
                                rtol=1e-6, atol=1e-7)
+    for name, loaded in theirs["from_minitf"].items():  # real Keras reads minitf's configs
+        assert loaded["class"] == name
+        np.testing.assert_allclose(loaded["y"], theirs[name]["y"], rtol=1e-6, atol=1e-7)
+        assert loaded["config"] == theirs[name]["config"], name
