@@ -17,7 +17,11 @@ Each Spark master lives in a process of its own, started once (Spark's start-up
 and the first job, which forks the Python workers and loads the model, are
 reported apart, not timed); then the three take turns, `--rounds` times, and
 the median wall time of each is reported, so a burst of load from other
-programs on a shared machine hits all three alike. Every process, Spark's
+programs on a shared machine hits all three alike. Next to it: the CPU time of
+the plain loop, and the CPU time Spark's Python workers spent inside
+`predict_udf`'s function (summed with a Spark accumulator) -- the rest of a
+Spark job's time is Spark's own: scheduling tasks, reading Parquet in the JVM
+and moving the rows to Python and back through Arrow. Every process, Spark's
 Python workers included, uses one BLAS thread (as benchmarks/run.py): local[2]
 then uses at most two cores, the plain loop one.
 """
@@ -55,17 +59,16 @@ def prepare(workdir, rows):
 
 
 def plain_loop(workdir, batch_size):
-    """Seconds for one process to read the rows and score them batch by batch (and a checksum)."""
+    """(Wall seconds, CPU seconds) for one process to read the rows and score them in batches."""
     import pandas as pd
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     signature = tf.saved_model.load(os.path.join(workdir, "model")).signatures["serving_default"]
     (name,) = signature.structured_input_signature[1]
     x = pd.read_parquet(os.path.join(workdir, "rows.parquet"))[FEATURES].to_numpy()
-    total = 0.0
     for start in range(0, len(x), batch_size):
         out = signature(**{name: tf.constant(x[start:start + batch_size])})
-        total += float(next(iter(out.values())).numpy().sum())
-    return time.perf_counter() - started, total
+        next(iter(out.values())).numpy()
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def child(master, workdir, batch_size):
@@ -85,18 +88,28 @@ def child(master, workdir, batch_size):
     startup = time.perf_counter() - started
     df = spark.read.parquet(os.path.join(workdir, "rows.parquet"))
     score = predict_udf(os.path.join(workdir, "model"), FEATURES, batch_size=batch_size)
-    scored = df.mapInPandas(score, schema=score.output_schema(df.schema))
+    model_cpu = spark.sparkContext.accumulator(0.0)  # CPU seconds the workers spend in score
+
+    def timed_score(frames):
+        for frame in frames:
+            began = time.process_time()
+            (scored_frame,) = score(iter([frame]))
+            model_cpu.add(time.process_time() - began)
+            yield scored_frame
+
+    scored = df.mapInPandas(timed_score, schema=score.output_schema(df.schema))
 
     def job():
-        began = time.perf_counter()
+        cpu_before, began = model_cpu.value, time.perf_counter()
         scored.write.format("noop").mode("overwrite").save()
-        return time.perf_counter() - began
+        return time.perf_counter() - began, model_cpu.value - cpu_before
 
-    first = job()  # forks the Python workers; each loads the model
+    first, _ = job()  # forks the Python workers; each loads the model
     print(json.dumps({"startup": startup, "first_job": first,
                       "partitions": df.rdd.getNumPartitions()}), flush=True)
     for _ in sys.stdin:
-        print(json.dumps({"seconds": job()}), flush=True)
+        seconds, cpu = job()
+        print(json.dumps({"seconds": seconds, "model_cpu": cpu}), flush=True)
     spark.stop()
 
 
@@ -122,13 +135,18 @@ def main():
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         setup[master] = json.loads(children[master].stdout.readline())
     times = {"plain loop": [], **{m: [] for m in masters}}
+    cpu = {name: [] for name in times}
     try:
         for _ in range(args.rounds):
-            times["plain loop"].append(plain_loop(workdir, args.batch_size)[0])
+            seconds, seconds_cpu = plain_loop(workdir, args.batch_size)
+            times["plain loop"].append(seconds)
+            cpu["plain loop"].append(seconds_cpu)
             for master in masters:
                 children[master].stdin.write("run\n")
                 children[master].stdin.flush()
-                times[master].append(json.loads(children[master].stdout.readline())["seconds"])
+                answer = json.loads(children[master].stdout.readline())
+                times[master].append(answer["seconds"])
+                cpu[master].append(answer["model_cpu"])
     finally:
         for process in children.values():
             process.stdin.close()
@@ -139,12 +157,13 @@ def main():
     plain = statistics.median(times["plain loop"])
     for name, seconds in times.items():
         median = statistics.median(seconds)
-        extra = ""
-        if name in setup:
-            extra = (f"   ({setup[name]['partitions']} partitions; Spark start "
-                     f"{setup[name]['startup']:.1f} s, first job {setup[name]['first_job']:.1f} s)")
         print(f"  {name:10} {args.rows / median:10,.0f} rows/s   {plain / median:5.2f}x the "
-              f"plain loop{extra}")
+              f"plain loop   {median:6.2f} s, of which {statistics.median(cpu[name]):5.2f} s "
+              f"CPU {'of the whole loop' if name not in setup else 'in the workers scoring'}")
+    for name, info in setup.items():
+        print(f"  {name}: {info['partitions']} partitions; Spark started in "
+              f"{info['startup']:.1f} s, first job (forks the workers, loads the model) "
+              f"{info['first_job']:.1f} s -- neither timed above")
 
 
 if __name__ == "__main__":
