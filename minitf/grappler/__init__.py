@@ -3,7 +3,9 @@
 Before a `tf.function`'s graph runs for the first time, a pipeline of small
 passes rewrites it into a cheaper graph that computes the same numbers. Each
 pass is a pure function `Graph -> (new Graph, report lines)` in a file of its
-own, so you can read and run them one at a time:
+own, so you can read and run them one at a time (the new graph shares the
+nodes a pass leaves alone, so each pass costs time linear in the graph's size:
+see rewrite.py):
 
     pruning.py               drop results nobody uses, skip Identity nodes
     common_subexpression.py  compute each repeated expression once
