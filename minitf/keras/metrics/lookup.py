@@ -74,8 +74,10 @@ def serialize(metric):
 def deserialize(config, custom_objects=None):
     """The metric a `serialize` dict describes.
 
-    >>> tf.keras.metrics.deserialize({"class_name": "Recall", "config": {}}).name
-    'recall'
+    >>> recall = tf.keras.metrics.deserialize({"class_name": "Recall",
+    ...                                        "config": {"name": "recall", "thresholds": 0.7}})
+    >>> recall.name, recall.thresholds
+    ('recall', [0.7])
     """
     known = dict(ALL_OBJECTS_DICT, **(custom_objects or {}))
     name = config["class_name"] if isinstance(config, dict) else config
