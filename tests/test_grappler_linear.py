@@ -53,6 +53,14 @@ def gradient(n):
     return chain
 
 
+def conditional(n):
+    def chain(x):
+        for _ in range(n):  # a tf.cond per link: two branch graphs each, optimized too
+            x = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 0.5, lambda: x + 1.0)
+        return x
+    return chain
+
+
 CHAINS = {"elementwise": elementwise, "mixed": mixed, "gradient": gradient}
 
 
@@ -134,8 +142,9 @@ def first_call_work(make, n):
     return count_calls(first)
 
 
-@pytest.mark.parametrize("kind", sorted(CHAINS))
+@pytest.mark.parametrize("kind", sorted(CHAINS) + ["conditional"])
 def test_first_call_python_calls_grow_linearly(kind):
-    first_call_work(CHAINS[kind], 2)  # imports, AutoGraph and caches warmed
-    small, big = first_call_work(CHAINS[kind], 100), first_call_work(CHAINS[kind], 200)
+    make = CHAINS.get(kind, conditional)
+    first_call_work(make, 2)  # imports, AutoGraph and caches warmed
+    small, big = first_call_work(make, 100), first_call_work(make, 200)
     assert big <= 2.1 * small, (small, big)
