@@ -28,7 +28,7 @@ import numpy as np
 
 from . import context, device, errors
 from .graph import Const, Placeholder
-from .op import explain_failure, out_of_memory
+from .op import explain_failure, out_of_memory, quiet, restore
 from .tensor import DEFAULT_DEVICE, EagerTensor
 
 
@@ -87,34 +87,38 @@ def run(plan, arrays):
     spares = plan.spares
     if context.default_device is not None:  # tf.debugging.set_log_device_placement(True)
         log_placement(plan.graph)
-    for forward, ins, attrs, single, outs, node, drop, into, recycle in plan.steps:
-        try:
-            if into:
-                result = forward(*[values[i] for i in ins], out=spares.pop(single, None),
-                                 **attrs)
+    token = quiet()  # no NumPy floating-point warnings from kernels, as in op.apply
+    try:
+        for forward, ins, attrs, single, outs, node, drop, into, recycle in plan.steps:
+            try:
+                if into:
+                    result = forward(*[values[i] for i in ins], out=spares.pop(single, None),
+                                     **attrs)
+                else:
+                    result = forward(*[values[i] for i in ins], **attrs)
+            except (errors.OpError, ValueError, IndexError, TypeError, ArithmeticError,
+                    np.linalg.LinAlgError) as exc:
+                raise _located(node, [values[i] for i in ins], exc) from None
+            except MemoryError as exc:
+                error = out_of_memory(node.op, [t.dtype for t in node.inputs], node.attrs, exc)
+                raise _located(node, [], error) from None
+            if node.op.saves:
+                result = result[0]
+            if single is not None:
+                values[single] = result
             else:
-                result = forward(*[values[i] for i in ins], **attrs)
-        except (errors.OpError, ValueError, IndexError, TypeError, ArithmeticError,
-                np.linalg.LinAlgError) as exc:
-            raise _located(node, [values[i] for i in ins], exc) from None
-        except MemoryError as exc:
-            error = out_of_memory(node.op, [t.dtype for t in node.inputs], node.attrs, exc)
-            raise _located(node, [], error) from None
-        if node.op.saves:
-            result = result[0]
-        if single is not None:
-            values[single] = result
-        else:
-            for i, r in zip(outs, result):
-                values[i] = r
-        if drop:
-            for i in drop:
-                values[i] = None
-        if recycle:
-            for i in recycle:
-                array, values[i] = values[i], None
-                if _unshared(array):
-                    spares[i] = array
+                for i, r in zip(outs, result):
+                    values[i] = r
+            if drop:
+                for i in drop:
+                    values[i] = None
+            if recycle:
+                for i in recycle:
+                    array, values[i] = values[i], None
+                    if _unshared(array):
+                        spares[i] = array
+    finally:
+        restore(token)
     return [np.asarray(values[i]) for i in plan.output_slots]
 
 

@@ -144,22 +144,23 @@ class Function:
             return self._python_function(*args, **kwargs)
         if context.graph_stack:  # called while tracing another function: inline the body
             return self._traceable()(*args, **kwargs)
-        traced = self._tracing_count
         if not kwargs and len(args) == self._arity:  # the common call, without tf.nest
             key = _fast_key(args)
             if key is not None:
                 concrete = self._fast.get(key)
-                if concrete is None:
-                    concrete = self._concrete_for(args, kwargs)[0]
-                    if len(self._fast) >= _MAX_DISPATCH_CACHE:
-                        self._fast.clear()
-                    self._fast[key] = concrete
-                result = concrete._call_flat([a for a in args if type(a) is EagerTensor])
-                if self._tracing_count == traced:  # _count_call, inlined on the fast path
+                if concrete is not None:  # traced before: no retracing to count
+                    result = concrete._call_flat([a for a in args if type(a) is EagerTensor])
                     self._detector.called_without_tracing()
-                else:
-                    self._detector.called_with_tracing(self._python_function)
+                    return result
+                traced = self._tracing_count
+                concrete = self._concrete_for(args, kwargs)[0]
+                if len(self._fast) >= _MAX_DISPATCH_CACHE:
+                    self._fast.clear()
+                self._fast[key] = concrete
+                result = concrete._call_flat([a for a in args if type(a) is EagerTensor])
+                self._count_call(traced)
                 return result
+        traced = self._tracing_count
         concrete, tensors = self._concrete_for(args, kwargs)
         result = concrete._call_flat(tensors)
         self._count_call(traced)

@@ -15,7 +15,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.gradient_ops import ones_like, zeros_like
 from ..framework.op import Op, apply, silent
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..framework.tf_export import tf_export
 from .dtype_rules import from_attr, real_part
 from .shape_rules import broadcast, same_shape
@@ -31,6 +31,8 @@ def binary_args(x, y, soft_hint=False):
     (TF does this for the right operand of `+` and `/` only) a value that
     does not fit keeps its own dtype, so the op then reports the mismatch.
     """
+    if type(x) is EagerTensor and type(y) is EagerTensor:
+        return x, y  # the common case: nothing to read or convert
     if hasattr(x, "_is_variable"):
         x = x._read()
     if hasattr(y, "_is_variable"):
