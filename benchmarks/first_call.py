@@ -19,6 +19,24 @@ times, in CPU time of the process, what a first call does: tracing
 one eager run of the same Python function. A real-TF process times the first call of
 `tf.function` in wall time (TF traces, runs Grappler and executes it in one call) and
 its CPU time (which counts TF's worker threads too).
+
+Measured on 2026-11-27 on the 2-core machine shared by eight engineers (CPU ms of the
+process, best of 2; "before" is commit 28f778a, where every pass copied the whole
+graph, about 11 copies of every node for this chain, and fusion scanned lists):
+
+    elementwise chain      1k ops (2,001 nodes)      10k ops (20,001 nodes)   20k ops
+    before                 271 ms, 0.136 ms/node     5,915 ms, 0.296 ms/node  22.8 s
+    after                  163 ms, 0.082 ms/node     1,973 ms, 0.099 ms/node   4.4 s
+    real TF 2.21 (wall)    9.0 s                     61 s
+    after, pass by pass (ms at 10k): pruning 200, common subexpressions 553, folding 119,
+    arithmetic 418, remapping 74, fusion 127; tracing 389; before: 494, 665, 492, 797,
+    337, 2,243 (fusion was quadratic); tracing 607.
+
+    mixed chain            1k ops (1,303 nodes)      10k ops (13,003 nodes)
+    before                 247 ms, 0.189 ms/node     3,794 ms, 0.292 ms/node
+    after                  161 ms, 0.123 ms/node     2,062 ms, 0.159 ms/node
+
+tests/test_grappler_linear.py guards the linearity by counting work, not time.
 """
 import argparse
 import json
