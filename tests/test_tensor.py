@@ -513,3 +513,34 @@ def test_tensor_shape_is_subtype_of_matches_tf():
     assert S([2]).is_subtype_of(S(None))
     assert not S(None).is_subtype_of(S([2]))
     assert not S([2]).is_subtype_of(S([2, 1]))
+
+
+# --- foreign array-likes (NumPy's __array__ protocol) ----------------------------------------
+
+class _ArrayLike:
+    """Not a list, not an ndarray: only NumPy's __array__ protocol, as pandas and xarray offer."""
+
+    def __init__(self, array):
+        self._array = np.asarray(array)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._array if dtype is None else self._array.astype(dtype)
+
+
+def test_an_object_offering_array_converts_through_it_keeping_its_dtype():
+    assert tf.constant(_ArrayLike([1.5, 2.5])).dtype == tf.float64   # TF 2.21: float64
+    assert tf.constant(_ArrayLike([1, 2])).dtype == tf.int64
+    t = tf.convert_to_tensor(_ArrayLike([1.5, 2.5]), dtype=tf.float32)
+    assert t.dtype == tf.float32 and t.numpy().tolist() == [1.5, 2.5]
+
+
+def test_a_pandas_series_and_a_dataframe_dict_become_tensors_as_in_tf():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"x": [0.5, 1.5], "n": [1, 2], "s": ["a", "b"]})
+    assert tf.constant(df["x"]).dtype == tf.float64
+    assert tf.constant(df["s"]).numpy().tolist() == [b"a", b"b"]
+    ds = tf.data.Dataset.from_tensor_slices(dict(df))
+    # TF 2.21: {'x': float64, 'n': int64, 's': string} scalars
+    assert {k: s.dtype for k, s in ds.element_spec.items()} == {
+        "x": tf.float64, "n": tf.int64, "s": tf.string}
+    assert [int(e["n"]) for e in ds] == [1, 2]
