@@ -311,6 +311,8 @@ class Trainer:
         train_function = self.make_train_function()
         callbacks.on_train_begin()
         epoch_logs = {}
+        # BackupAndRestore sets `_initial_epoch` when it restores a state, as in Keras 3.
+        initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)

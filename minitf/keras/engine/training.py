@@ -63,6 +63,7 @@ class Model(Trainer, Layer):
         self.compiled = False
         self.optimizer = None
         self.stop_training = False
+        self._initial_epoch = None
         self.history = None
 
     @property
