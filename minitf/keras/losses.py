@@ -412,6 +412,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         return config
 
 
+# focal_losses.py adds BinaryFocalCrossentropy, CategoricalFocalCrossentropy and their functions
 ALL_OBJECTS = {c.__name__: c for c in (
     Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy,
     CategoricalCrossentropy, SparseCategoricalCrossentropy, MeanSquaredError,
