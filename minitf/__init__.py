@@ -10,23 +10,14 @@ TensorFlow generates its own API modules.
 >>> tf.math.exp(tf.constant(0.0))
 <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
 """
-import sys
-import types
-
 from . import ops  # noqa: F401 - imports every op family, registering its names
 from .framework import function as _function  # noqa: F401 - registers tf.function, tf.config
 from . import autograph  # noqa: F401 - tf.autograph; sets tf.function's AutoGraph converter
 from . import grappler  # noqa: F401 - tf.grappler, tf.config.optimizer; sets Function.optimizer
 from .framework import config_devices as _config_devices  # noqa: F401 - tf.device, tf.config
 from . import module  # noqa: F401 - tf.Module
-from . import data  # noqa: F401 - tf.data
-from . import feature_column  # noqa: F401 - tf.feature_column
-from . import keras  # noqa: F401 - tf.keras
-from . import summary  # noqa: F401 - tf.summary (TensorBoard itself loads lazily)
-from . import saved_model  # noqa: F401 - tf.saved_model
-from . import train  # noqa: F401 - tf.train (checkpoints)
-from . import io  # noqa: F401 - tf.io (TFRecord files, tf.train.Example parsing)
-from . import distribute  # noqa: F401 - tf.distribute
+# tf.data, tf.keras, tf.summary, tf.saved_model, tf.train, tf.io, tf.distribute and
+# tf.feature_column are imported on first use: see __getattr__ below.
 from .framework import errors as _errors, nest as _nest
 from .framework.context import executing_eagerly
 from .framework.custom_gradient import custom_gradient
@@ -36,33 +27,23 @@ from .framework.dtypes import (DType, as_dtype, bool, complex64,  # noqa: A004
 from .framework.tape import GradientTape, UnconnectedGradients
 from .framework.tensor import Tensor
 from .framework.tensor_shape import TensorShape
-from .framework.tf_export import REGISTRY
+from .framework import api_namespace as _api
 from .framework.variables import Variable, VariableAggregation, VariableSynchronization
 from .ops.slicing_ops import newaxis
 
 __version__ = "0.1.0"
 
 
-def _module(dotted):
-    """The namespace module `minitf.<dotted>`, created on first use."""
-    full = f"{__name__}.{dotted}"
-    if full in sys.modules:
-        return sys.modules[full]
-    parent_name, _, child = dotted.rpartition(".")
-    parent = _module(parent_name) if parent_name else sys.modules[__name__]
-    module = types.ModuleType(full, f"The `tf.{dotted}` namespace.")
-    sys.modules[full] = module
-    setattr(parent, child, module)
-    return module
+def __getattr__(name):  # PEP 562: tf.keras, tf.data, ... are imported on first use
+    return _api.lazy_attribute(name)
 
 
-def _assemble(registry):
-    for dotted, obj in registry:
-        path, _, attr = dotted.rpartition(".")
-        setattr(_module(path) if path else sys.modules[__name__], attr, obj)
+def __dir__():
+    return _api.public_dir()
 
 
-_assemble(REGISTRY)
+_api.go_live()
+_module = _api.namespace
 _module("dtypes").__dict__.update(
     {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, uint16,
                          uint32, uint64, bool, complex64, complex128, string)},

@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, settings
 import numpy as np
 
 import minitf  # noqa: F401 - registers every op
+# `import minitf` leaves these for first use; their ops' rules are checked too.
+import minitf.data, minitf.feature_column, minitf.keras, minitf.summary  # noqa: E401,F401
 from minitf.framework import dtypes
 from minitf.framework.op import Op
 from minitf.framework.tensor_shape import TensorShape

@@ -15,6 +15,7 @@ kernel (`"variant": "minitf.ops.shape_ops.ReshapeDynamic"`).
 In TensorFlow the same role is played by the C++ op registry (`REGISTER_OP`):
 a SavedModel naming an op the runtime does not have fails to load.
 """
+import importlib
 import sys
 
 from ..framework.graph import AssignVariable, Const, Placeholder, ReadVariable
@@ -30,9 +31,13 @@ _GRAPH_OPS = {"Placeholder": Placeholder, "Const": Const, "ReadVariableOp": Read
               "AssignVariableOp": AssignVariable}
 
 _registry = None  # op name -> {qualified name: Op}
+# Subpackages that `import minitf` leaves for later and that define ops of their own.
+_PACKAGES_WITH_OPS = ("data", "summary", "feature_column")
 
 
 def _build():
+    for package in _PACKAGES_WITH_OPS:  # imported on first use (api_namespace.py)
+        importlib.import_module(f"minitf.{package}")
     names = {}  # id(op) -> (op, qualified names where a minitf module defines it)
     for module_name, module in sorted(sys.modules.items()):
         if module is None or not (module_name == "minitf" or module_name.startswith("minitf.")):
