@@ -418,22 +418,30 @@ class Trainer:
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
-        """One `train_step` on exactly this batch; metrics keep accumulating (Keras 3)."""
+        """One `train_step` on exactly this batch. As in Keras 3, the metrics are reset
+        first, so the result is this batch's loss and metrics, not a running mean."""
         self._assert_compile_called("train_on_batch")
         if class_weight is not None:
-            weights = data_adapter.class_weight_to_sample_weight(
+            if sample_weight is not None:
+                raise ValueError("Arguments `sample_weight` and `class_weight` cannot be "
+                                 f"specified at the same time. Received: sample_weight="
+                                 f"{sample_weight}, class_weight={class_weight}")
+            sample_weight = data_adapter.class_weight_to_sample_weight(
                 nest.flatten(data_adapter._standardize(y))[0], class_weight)
-            sample_weight = weights if sample_weight is None else weights * sample_weight
         data = data_adapter.pack_x_y_sample_weight(x, y, sample_weight)
-        logs = _pythonify(self._run(self.make_train_function(), data))
+        train_function = self.make_train_function()
+        self.reset_metrics()
+        logs = _pythonify(self._run(train_function, data))
         logs = dict(sorted(logs.items()))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One `test_step` on exactly this batch."""
+        """One `test_step` on exactly this batch (metrics reset first, as in Keras 3)."""
         self._assert_compile_called("test_on_batch")
         data = data_adapter.pack_x_y_sample_weight(x, y, sample_weight)
-        logs = dict(sorted(_pythonify(self._run(self.make_test_function(), data)).items()))
+        test_function = self.make_test_function()
+        self.reset_metrics()
+        logs = dict(sorted(_pythonify(self._run(test_function, data)).items()))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x):
