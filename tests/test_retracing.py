@@ -4,6 +4,7 @@ reduce_retracing=True. Every sequence below is also run in real TF 2.21
 import logging
 import re
 
+import numpy as np
 import pytest
 
 import minitf as tf
@@ -224,3 +225,41 @@ def test_same_traces_and_warnings_as_real_tf(logged):
     assert messages == [TEMPLATE.format(5, 7, fn), TEMPLATE.format(6, 9, fn)]
     assert real["relaxed"] == [4, ["(5, 3)", "(None, 3)", "(None, None)", "<unknown>"]]
     assert real["dispatch"] == 2
+
+
+class TFDetector:
+    """TF 2.21's _FrequentTracingDetector, transcribed, as the reference."""
+
+    def __init__(self):
+        self.per_tracing, self.count, self.warnings, self.said = [], 0, 0, []
+
+    def traced(self, name):
+        self.count += 1
+        self.per_tracing.append(1)
+        while self.per_tracing and self.count - self.per_tracing[0] > 10:
+            self.count -= self.per_tracing.pop(0)
+        if self.warnings < 2 and len(self.per_tracing) >= 5:
+            self.warnings += 1
+            self.said.append(TEMPLATE.format(len(self.per_tracing), self.count, name))
+
+    def reused(self):
+        if not self.per_tracing:
+            self.per_tracing = [0]
+        self.per_tracing[-1] += 1
+        self.count += 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_detector_says_what_tfs_would_on_random_call_sequences(seed, logged):
+    from minitf.framework.retracing import FrequentTracingDetector
+
+    rng = np.random.default_rng(seed)
+    ours, reference = FrequentTracingDetector(), TFDetector()
+    for traced in rng.random(60) < rng.uniform(0.1, 0.9):
+        if traced:
+            ours.called_with_tracing("F")
+            reference.traced("F")
+        else:
+            ours.called_without_tracing()
+            reference.reused()
+    assert logged.messages == reference.said

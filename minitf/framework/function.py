@@ -150,7 +150,7 @@ class Function:
                 concrete = self._fast.get(key)
                 if concrete is not None:  # traced before: no retracing to count
                     result = concrete._call_flat([a for a in args if type(a) is EagerTensor])
-                    self._detector.called_without_tracing()
+                    self._detector.calls += 1  # called_without_tracing(), inlined
                     return result
                 traced = self._tracing_count
                 concrete = self._concrete_for(args, kwargs)[0]

@@ -64,29 +64,40 @@ def get_logger():
 
 
 class FrequentTracingDetector:
-    """How many of the recent calls of one Python function traced (TF's class, same rule)."""
+    """How many of the recent calls of one Python function traced: TF's class and rule.
 
-    __slots__ = ("_calls_per_tracings", "_call_count", "_total_warning_count")
+    TF keeps, per trace, 1 + the calls that reused traces after it, and drops the oldest
+    while the calls after it exceed 10. Here the same window is kept as the call numbers
+    where those entries start, so a call that traces nothing only adds 1 to `calls`
+    (Function.__call__ does that inline: it is the price every call pays).
+    """
+
+    __slots__ = ("calls", "_starts", "_total_warning_count")
 
     def __init__(self):
-        self._calls_per_tracings = []  # per trace: 1 + the calls that reused traces after it
+        self.calls = 0  # every call so far
+        self._starts = []  # the call number each of TF's entries starts at
         self._total_warning_count = 0
-        self._call_count = 0
+
+    def called_without_tracing(self):
+        self.calls += 1
 
     def called_with_tracing(self, function):
         with _detectors_lock:
             self._called_with_tracing(function)
 
     def _called_with_tracing(self, function):
-        self._call_count += 1
-        self._calls_per_tracings.append(1)
-        while self._calls_per_tracings and (
-                self._call_count - self._calls_per_tracings[0]
-                > FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY):
-            self._call_count -= self._calls_per_tracings.pop(0)
+        starts = self._starts
+        if not starts and self.calls:  # calls that traced nothing came first (TF: [n])
+            starts.append(1)
+        self.calls += 1
+        starts.append(self.calls)
+        while len(starts) > 1 and self.calls - starts[1] + 1 > \
+                FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY:
+            starts.pop(0)
         if self._total_warning_count >= FREQUENT_TRACING_WARNING_MAX_WARNING_PER_DETECTOR:
             return
-        if len(self._calls_per_tracings) >= FREQUENT_TRACING_WARNING_THRESHOLD:
+        if len(starts) >= FREQUENT_TRACING_WARNING_THRESHOLD:
             self._total_warning_count += 1
             get_logger().warning(
                 "{} out of the last {} calls to {} triggered tf.function "
@@ -99,17 +110,7 @@ class FrequentTracingDetector:
                 "retracing. For (3), please refer to "
                 "https://www.tensorflow.org/guide/function#controlling_retracing"
                 " and https://www.tensorflow.org/api_docs/python/tf/function for "
-                " more details.".format(len(self._calls_per_tracings), self._call_count,
-                                        function))
-
-    def called_without_tracing(self):
-        # Every call runs this, so it takes no lock: a race between threads can only
-        # miscount a call in the warning's numbers, never raise.
-        try:
-            self._calls_per_tracings[-1] += 1
-        except IndexError:  # no traced call yet (get_concrete_function traced: not counted)
-            self._calls_per_tracings = [1]
-        self._call_count += 1
+                " more details.".format(len(starts), self.calls - starts[0] + 1, function))
 
 
 _detectors = weakref.WeakKeyDictionary()

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..framework import context, dtypes, errors
 from ..framework.graph import Const
-from ..framework.op import apply
+from ..framework.op import apply, quiet, restore
 from ..framework.tensor import EagerTensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
@@ -59,10 +59,13 @@ def _static_value(tensor, depth=8):
     args = [_static_value(t, depth - 1) for t in node.inputs]
     if any(a is None for a in args):
         return None
+    token = quiet()  # a kernel run outside apply: keep NumPy's warnings in, as apply does
     try:
         return np.asarray(op.forward(*args, **node.attrs))
     except Exception:  # noqa: BLE001 - not computable now: the size is then unknown
         return None
+    finally:
+        restore(token)
 
 
 def _index(index):
