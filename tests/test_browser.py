@@ -21,8 +21,10 @@ operated, on every tab of a tabbed widget:
   graph explorer's tracing count equals the last count in its own table of
   calls, and the trace it names is the one its equations show.
 
-Run it alone with `python -m pytest -m browser`. It needs Chromium at
-/usr/bin/chromium (`apt-get install chromium`; Playwright never downloads a browser here).
+Run it alone with `python -m pytest -m browser`. It needs Debian's `chromium` on PATH
+(`apt-get install chromium`; Playwright never downloads a browser here): without it the
+test skips with that command as the reason (fails under MINITF_REQUIRE_TOOLS=1, see
+system_tools.py).
 """
 import json
 import os
@@ -37,10 +39,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from system_tools import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = Path(os.environ.get("MINITF_LESSONS_DIR", ROOT / "lessons"))
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(os.environ.get("MINITF_SCREENSHOTS", ROOT / "artifacts" / "screenshots"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 CONTROLS = ".widget-slider, .widget-button, .widget-toggle-button, .widget-dropdown, " \
@@ -65,6 +67,12 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium():
+    """Debian's Chromium: checked before JupyterLab starts, so a missing one skips at once."""
+    return require_tool("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -114,13 +122,12 @@ def wait_for_server(base, token, server, log, timeout=90):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    assert Path(CHROMIUM).exists(), "install Debian's Chromium: apt-get install -y chromium"
+def browser(chromium):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
 
 
 # JavaScript run in the page through the app JupyterLab exposes (`window.jupyterapp`).

@@ -10,8 +10,17 @@ import pytest
 
 import minitf as tf
 from minitf.keras.utils import model_visualization
+from system_tools import require_tool
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` not installed")
+
+
+@pytest.fixture
+def dot_installed():
+    """Skip without Graphviz's `dot`, saying how to install it (fail under MINITF_REQUIRE_TOOLS=1)."""
+    return require_tool("dot")
+
+
+needs_dot = pytest.mark.usefixtures("dot_installed")
 
 
 def _boxes_and_arrows(dot):

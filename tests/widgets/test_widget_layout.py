@@ -6,6 +6,7 @@ import sys
 import matplotlib.figure
 import matplotlib.pyplot as plt
 
+from system_tools import require_tool
 from widgets import _render
 from widgets._layout import Diagram, layered_svg, layers, positions
 from widgets._render import Picture, diagram_svg, figure_png
@@ -40,9 +41,13 @@ def test_fallback_svg_has_every_node_and_edge():
     assert ">node e<" in svg and ">ae<" in svg
 
 
-def test_dot_missing_means_fallback_with_a_notice(monkeypatch):
+def test_dot_draws_the_diagram_where_it_is_installed():
+    require_tool("dot")  # skips without Graphviz (fails under MINITF_REQUIRE_TOOLS=1)
     with_dot, notice = diagram_svg(diamond())
     assert notice is None and with_dot.startswith("<svg") and "class=\"graph\"" in with_dot
+
+
+def test_dot_missing_means_fallback_with_a_notice(monkeypatch):
     monkeypatch.setattr(_render.shutil, "which", lambda name: None)
     without, notice = diagram_svg(diamond())
     assert notice == _render.NO_DOT_NOTICE and without == layered_svg(diamond())
