@@ -12,7 +12,7 @@ import pytest
 
 import minitf as tf
 from gradcheck import check_grads
-from real_tf import run_tf_json
+from real_tf import require_tf, run_tf_json
 
 L = tf.keras.losses
 f32 = np.float32
@@ -246,3 +246,23 @@ def test_random_inputs_match_real_tf():
     theirs = run_tf_json(code + "print(json.dumps(out))")
     for mine, real in zip(ours, theirs):
         np.testing.assert_allclose(mine.numpy(), real, rtol=2e-6, atol=1e-7)
+
+
+def test_real_keras_loads_a_minitf_file_with_a_focal_loss(tmp_path):
+    require_tf()
+    loss = L.BinaryFocalCrossentropy(apply_class_balancing=True, alpha=0.4, gamma=3.0)
+    model = _model(loss)
+    path = tmp_path / "focal.keras"
+    model.save(path)
+    # plain arrays of probabilities: Keras's softmax outputs carry their logits, which its
+    # cross-entropies then use (minitf does not), so a model's own outputs are not compared
+    p = np.array([[0.1, 0.7, 0.2], [0.3, 0.3, 0.4], [0.05, 0.9, 0.05]], f32)
+    y = np.eye(3, dtype=f32)[[1, 2, 0]]
+    theirs = run_tf_json(f"""
+        import json, numpy as np, tensorflow as tf
+        model = tf.keras.models.load_model({str(path)!r})
+        p = np.array({p.tolist()}, 'float32'); y = np.array({y.tolist()}, 'float32')
+        print(json.dumps([type(model.loss).__name__, model.loss.get_config(),
+                          float(model.loss(y, p))]))""")
+    assert theirs[:2] == ["BinaryFocalCrossentropy", loss.get_config()]
+    np.testing.assert_allclose(theirs[2], float(loss(y, p)), rtol=1e-6)
