@@ -374,6 +374,9 @@ def _numpy_array(value, dtype):
         return array.astype(dtype._np)
 
 
+_PLAIN_PYTHON = (*_SEQUENCES, *_KIND_OF_TYPE)
+
+
 def _offers_array(value):
     """True for foreign array-likes (a pandas Series, say) that offer NumPy's `__array__`:
     TF converts them through it, keeping their dtype. minitf's own tensors and variables
@@ -386,7 +389,7 @@ def to_array(value, dtype=None):
     """The NumPy array `tf.constant(value, dtype)` would hold (`dtype` a DType or None)."""
     if isinstance(value, (np.ndarray, np.generic)):
         return _numpy_array(value, dtype)
-    if not isinstance(value, (*_SEQUENCES, *_KIND_OF_TYPE)) and _offers_array(value):
+    if not isinstance(value, _PLAIN_PYTHON) and _offers_array(value):
         return _numpy_array(np.asarray(value), dtype)
     if dtype is None:
         return _python_array(value)
