@@ -114,9 +114,16 @@ def _totals(model):
     non_trainable = model.non_trainable_weights
     t_count, n_count = _count(trainable), _count(non_trainable)
     t_size, n_size = _memory(trainable), _memory(non_trainable)
-    return [f" Total params: {t_count + n_count:,} ({_readable(t_size + n_size)})",
-            f" Trainable params: {t_count:,} ({_readable(t_size)})",
-            f" Non-trainable params: {n_count:,} ({_readable(n_size)})"]
+    optimizer = getattr(model, "optimizer", None) if getattr(model, "compiled", False) else None
+    o_vars = list(optimizer.variables) if optimizer is not None and optimizer.built else None
+    o_count, o_size = (_count(o_vars), _memory(o_vars)) if o_vars is not None else (0, 0)
+    lines = [f" Total params: {t_count + n_count + o_count:,} "
+             f"({_readable(t_size + n_size + o_size)})",
+             f" Trainable params: {t_count:,} ({_readable(t_size)})",
+             f" Non-trainable params: {n_count:,} ({_readable(n_size)})"]
+    if o_vars is not None:  # Keras 3: a built optimizer's variables count too
+        lines.append(f" Optimizer params: {o_count:,} ({_readable(o_size)})")
+    return lines
 
 
 def _count(weights):
