@@ -194,6 +194,20 @@ class Exercise:
             return
         self.verdict(function, problem)
 
+    def check_callable(self, function, problem_of):
+        """Print the verdict on a function the learner wrote: `problem_of(function)`
+        calls it on inputs of the check's own and returns the problem, or None when it
+        is right. `...`, None or a body that is still `...` is "not attempted"; an
+        answer that is not callable is a wrong answer, never a traceback."""
+        if unattempted(function):
+            print(NOT_ATTEMPTED)
+            return
+        if not callable(function):
+            self.verdict(function, f"The answer is a {type(function).__name__}, but a "
+                                   "function is expected.")
+            return
+        self.verdict(function, problem_of(function))
+
     def verdict(self, answer, problem):
         """Print a tick when `problem` is None, else the problem and the hint that fits."""
         if problem is None:

@@ -175,14 +175,7 @@ ex3 = Exercise("Exercise 3", [
 
 def check_ex3(function):
     """parse_record(serialized) is called on four records the lesson never showed."""
-    if unattempted(function):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(function):
-        ex3.verdict(function, f"The answer is a {type(function).__name__}, but a function "
-                              "is expected.")
-        return
-    ex3.verdict(function, _ex3_problem(function))
+    ex3.check_callable(function, _ex3_problem)
 
 
 EXERCISES = [ex1, ex2, ex3]

@@ -124,14 +124,7 @@ ex2 = Exercise("Exercise 2", [
 
 def check_ex2(function):
     """next_value_pairs(series, size) is called on three series the lesson never showed."""
-    if unattempted(function):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(function):
-        ex2.verdict(function, f"The answer is a {type(function).__name__}, but a function "
-                              "is expected.")
-        return
-    ex2.verdict(function, _pairs_verdict(function))
+    ex2.check_callable(function, _pairs_verdict)
 
 
 # --- exercise 3: batch, then map ----------------------------------------------------------
@@ -199,14 +192,7 @@ ex3 = Exercise("Exercise 3", [
 
 def check_ex3(function):
     """fast_pipeline(images) must give slow_pipeline's batches, with batch before map."""
-    if unattempted(function):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(function):
-        ex3.verdict(function, f"The answer is a {type(function).__name__}, but a function "
-                              "is expected.")
-        return
-    ex3.verdict(function, _ex3_verdict(function))
+    ex3.check_callable(function, _ex3_verdict)
 
 
 EXERCISES = [ex1, ex2, ex3]

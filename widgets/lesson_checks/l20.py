@@ -8,7 +8,7 @@
 import numpy as np
 
 import minitf as tf
-from widgets.exercises import NOT_ATTEMPTED, Exercise, outcome, unattempted
+from widgets.exercises import NOT_ATTEMPTED, Exercise, outcome
 
 # --- exercise 1: derivative(f, x) with a tape ------------------------------------------------
 
@@ -66,14 +66,7 @@ ex1 = Exercise("Exercise 1", [
 
 def check_ex1(function):
     """derivative(f, x) is called on three functions and points the lesson never showed."""
-    if unattempted(function):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(function):
-        ex1.verdict(function, f"The answer is a {type(function).__name__}, but a function "
-                              "is expected.")
-        return
-    ex1.verdict(function, _derivative_verdict(function))
+    ex1.check_callable(function, _derivative_verdict)
 
 
 # --- exercise 2: dead_fraction(layer, inputs) -----------------------------------------------
@@ -145,14 +138,7 @@ ex2 = Exercise("Exercise 2", [
 
 def check_ex2(function):
     """dead_fraction(layer, inputs) is called on three layers the lesson never showed."""
-    if unattempted(function):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(function):
-        ex2.verdict(function, f"The answer is a {type(function).__name__}, but a function "
-                              "is expected.")
-        return
-    ex2.verdict(function, _dead_verdict(function))
+    ex2.check_callable(function, _dead_verdict)
 
 
 # --- exercise 3: output activations ---------------------------------------------------------

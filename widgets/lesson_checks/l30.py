@@ -63,14 +63,7 @@ ex1 = Exercise("Exercise 1", [
 def check_ex1(global_batch_size):
     """global_batch_size(strategy, per_replica) must be per_replica times the replicas, for
     strategies of 3, 4, 1 and 8 replicas."""
-    if unattempted(global_batch_size):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(global_batch_size):
-        ex1.verdict(global_batch_size, f"The answer is a {type(global_batch_size).__name__}, "
-                                       "but a function is expected.")
-        return
-    ex1.verdict(global_batch_size, _first_wrong_case(global_batch_size))
+    ex1.check_callable(global_batch_size, _first_wrong_case)
 
 
 def _first_wrong_case(function):
@@ -124,14 +117,7 @@ ex2 = Exercise("Exercise 2", [
 def check_ex2(predict_body):
     """predict_body(rows) must give JSON text with the rows under "instances" (and, if
     named, the signature serving_default), for rows the lesson never showed."""
-    if unattempted(predict_body):
-        print(NOT_ATTEMPTED)
-        return
-    if not callable(predict_body):
-        ex2.verdict(predict_body, f"The answer is a {type(predict_body).__name__}, but a "
-                                  "function is expected.")
-        return
-    ex2.verdict(predict_body, _body_problem(outcome(predict_body, _rows())))
+    ex2.check_callable(predict_body, lambda f: _body_problem(outcome(f, _rows())))
 
 
 def _body_problem(body):
