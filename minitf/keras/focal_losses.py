@@ -22,7 +22,6 @@ very confident wrong logit costs it at most -log(1e-7) * alpha, about 4.03.
 >>> tf.keras.losses.binary_focal_crossentropy(y_true, y_pred, gamma=0.0)  # plain BCE
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.91629076, 0.7135582 ], dtype=float32)>
 """
-import warnings
 
 from ..framework.tf_export import tf_export
 from ..ops.clip_ops import clip_by_value
@@ -32,7 +31,7 @@ from ..ops.nn_losses import sigmoid_cross_entropy_with_logits
 from ..ops.nn_ops import softmax
 from ..ops.reduction_ops import reduce_mean, reduce_sum
 from ..ops.unary_ops import sigmoid
-from .loss_functions import EPSILON, _pair, _same_shape
+from .loss_functions import EPSILON, _pair, _same_shape, categorical_pair
 from .losses import ALL_OBJECTS, Loss, LossFunctionWrapper
 
 
@@ -81,20 +80,8 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     >>> tf.keras.losses.categorical_focal_crossentropy(y_true, y_pred).numpy()
     array([2.6340148e-04, 6.7591208e-01], dtype=float32)
     """
-    if isinstance(axis, bool):
-        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
-                         f"{type(axis)}")
-    y_true, y_pred = _pair(y_true, y_pred)
-    if y_pred.shape.rank and y_pred.shape[-1] == 1:
-        warnings.warn(
-            "In loss categorical_focal_crossentropy, expected y_pred.shape to be (batch_size,"
-            f" num_classes) with num_classes > 1. Received: y_pred.shape={y_pred.shape}. "
-            "Consider using 'binary_crossentropy' if you only have 2 classes.",
-            SyntaxWarning, stacklevel=2)
-    if label_smoothing:
-        num_classes = cast(y_true.shape[-1], y_pred.dtype)
-        y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
-    _same_shape(y_true, y_pred)
+    y_true, y_pred = categorical_pair(y_true, y_pred, label_smoothing, axis,
+                                      "categorical_focal_crossentropy")
     if from_logits:
         y_pred = softmax(y_pred, axis=axis)
     output = y_pred / reduce_sum(y_pred, axis, keepdims=True)

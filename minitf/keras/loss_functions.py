@@ -304,6 +304,27 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return reduce_mean(bce, axis=axis)
 
 
+def categorical_pair(y_true, y_pred, label_smoothing, axis, loss_name):
+    """The checks and label smoothing every categorical cross-entropy starts with (Keras 3
+    repeats them in each loss): `axis` an int, tensors of one float dtype, a warning for a
+    one-column `y_pred`, smoothed labels, equal shapes."""
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
+                         f"{type(axis)}")
+    y_true, y_pred = _pair(y_true, y_pred)
+    if y_pred.shape.rank and y_pred.shape[-1] == 1:
+        warnings.warn(
+            f"In loss {loss_name}, expected y_pred.shape to be (batch_size, "
+            f"num_classes) with num_classes > 1. Received: y_pred.shape={y_pred.shape}. "
+            "Consider using 'binary_crossentropy' if you only have 2 classes.",
+            SyntaxWarning, stacklevel=3)
+    if label_smoothing:
+        num_classes = cast(y_true.shape[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
+    _same_shape(y_true, y_pred)
+    return y_true, y_pred
+
+
 @tf_export("keras.losses.categorical_crossentropy", "keras.metrics.categorical_crossentropy",
            "losses.categorical_crossentropy", "metrics.categorical_crossentropy")
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -318,20 +339,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     >>> tf.keras.losses.categorical_crossentropy(y_true, y_pred).numpy()
     array([0.05129331, 2.3025851 ], dtype=float32)
     """
-    if isinstance(axis, bool):
-        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
-                         f"{type(axis)}")
-    y_true, y_pred = _pair(y_true, y_pred)
-    if y_pred.shape.rank and y_pred.shape[-1] == 1:
-        warnings.warn(
-            "In loss categorical_crossentropy, expected y_pred.shape to be (batch_size, "
-            f"num_classes) with num_classes > 1. Received: y_pred.shape={y_pred.shape}. "
-            "Consider using 'binary_crossentropy' if you only have 2 classes.",
-            SyntaxWarning, stacklevel=2)
-    if label_smoothing:
-        num_classes = cast(y_true.shape[-1], y_pred.dtype)
-        y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
-    _same_shape(y_true, y_pred)
+    y_true, y_pred = categorical_pair(y_true, y_pred, label_smoothing, axis,
+                                      "categorical_crossentropy")
     if from_logits:
         return softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     output = y_pred / reduce_sum(y_pred, axis, keepdims=True)
