@@ -23,8 +23,10 @@ FEATURES = ["x0", "x1", "x2", "x3"]
 
 def small_model(seed=0):
     tf.keras.utils.set_random_seed(seed)
-    return tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(16, "relu"),
-                                tf.keras.layers.Dense(1)])
+    # A named Input: the signature's argument is then "features" whatever other tests
+    # made before (unnamed inputs are keras_tensor, keras_tensor_1, ... per process).
+    return tf.keras.Sequential([tf.keras.Input((4,), name="features"),
+                                tf.keras.layers.Dense(16, "relu"), tf.keras.layers.Dense(1)])
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +45,7 @@ def one_call(model_dir, columns):
     """The plain way: the serving signature called once on all rows."""
     x = np.stack([columns[n] for n in FEATURES], axis=1)
     signature = tf.saved_model.load(model_dir).signatures["serving_default"]
-    return signature(keras_tensor=tf.constant(x))["output_0"].numpy()[:, 0]
+    return signature(features=tf.constant(x))["output_0"].numpy()[:, 0]
 
 
 # --- without Spark ---------------------------------------------------------------------------
@@ -75,7 +77,7 @@ def test_without_padding_one_row_can_round_differently(model_dir):
     columns = rows(2000, seed=2)
     signature = tf.saved_model.load(model_dir).signatures["serving_default"]
     x = np.stack([columns[n] for n in FEATURES], axis=1)
-    singles = np.concatenate([signature(keras_tensor=tf.constant(x[i:i + 1]))["output_0"]
+    singles = np.concatenate([signature(features=tf.constant(x[i:i + 1]))["output_0"]
                               .numpy()[:, 0] for i in range(50)])
     score = tfspark.predict_udf(model_dir, FEATURES, batch_size=256)
     padded = score.predict_columns({k: v[:50] for k, v in columns.items()})
