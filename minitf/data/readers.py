@@ -62,6 +62,21 @@ def _string(value):
     return EagerTensor(out, dtypes.string)
 
 
+def read_files(names, num_parallel_reads, read_one, one_file_dataset):
+    """Every file's items as string tensors: file after file (`read_one(name)` yields one
+    file's items), or, with num_parallel_reads > 1 (`AUTOTUNE`: all files), that many
+    files read at once by interleaving `one_file_dataset(name)`s, as TF's readers do."""
+    if num_parallel_reads not in (None, 0, 1):
+        n = len(names) if num_parallel_reads == AUTOTUNE else num_parallel_reads
+        files = Dataset.from_tensor_slices(names)
+        yield from files.interleave(one_file_dataset, cycle_length=max(1, n),
+                                    num_parallel_calls=max(1, n))._iterate()
+        return
+    for name in names:
+        for item in read_one(name):
+            yield _string(item)
+
+
 @tf_export("data.TextLineDataset")
 class TextLineDatasetV2(Dataset):
     """One string element per line of one or more text files.
@@ -83,16 +98,8 @@ class TextLineDatasetV2(Dataset):
         self._element_spec = TensorSpec([], dtypes.string)
 
     def _generate(self):
-        names = _file_names(self._filenames)
-        if self._parallel not in (None, 0, 1):
-            files = Dataset.from_tensor_slices(names)
-            n = len(names) if self._parallel == AUTOTUNE else self._parallel
-            yield from files.interleave(TextLineDatasetV2, cycle_length=max(1, n),
-                                        num_parallel_calls=max(1, n))._iterate()
-            return
-        for name in names:
-            for line in read_lines(name):
-                yield _string(line)
+        yield from read_files(_file_names(self._filenames), self._parallel, read_lines,
+                          TextLineDatasetV2)
 
 
 def list_files(file_pattern, shuffle=None, seed=None):

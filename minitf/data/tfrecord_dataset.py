@@ -20,8 +20,8 @@ from ..framework import dtypes, errors
 from ..framework.function import TensorSpec
 from ..framework.tf_export import tf_export
 from ..io.tfrecord import TFRecordOptions, read_records
-from .dataset_ops import AUTOTUNE, Dataset
-from .readers import _file_names, _string
+from .dataset_ops import Dataset
+from .readers import _file_names, read_files
 from .sources import static_int
 
 
@@ -48,16 +48,8 @@ class TFRecordDatasetV2(Dataset):
         self._element_spec = TensorSpec([], dtypes.string)
 
     def _generate(self):
-        names = _file_names(self._filenames)
-        if self._parallel not in (None, 0, 1):
-            files = Dataset.from_tensor_slices(names)
-            n = len(names) if self._parallel == AUTOTUNE else self._parallel
-            yield from files.interleave(self._one_file, cycle_length=max(1, n),
-                                        num_parallel_calls=max(1, n))._iterate()
-            return
-        for name in names:
-            for record in read_records(name, self._compression):
-                yield _string(record)
+        yield from read_files(_file_names(self._filenames), self._parallel,
+                          lambda name: read_records(name, self._compression), self._one_file)
 
     def _one_file(self, name):
         return TFRecordDatasetV2(name, self._compression, self._buffer_size)
