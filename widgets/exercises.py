@@ -181,24 +181,15 @@ class Exercise:
         """Call the learner's `function` on `cases` (inputs the lesson never showed) and
         compare with `reference`; an exception from the learner's code is a wrong answer
         with a hint, never a traceback."""
-        if _unattempted(function):
-            print(NOT_ATTEMPTED)
-            return
-        if not callable(function):
-            self.verdict(function, f"The answer is a {type(function).__name__}, but a "
-                                   "function is expected.")
-            return
-        problem = _first_failing_case(function, reference, cases, rtol, atol)
-        if problem is NOT_ATTEMPTED:
-            print(NOT_ATTEMPTED)
-            return
-        self.verdict(function, problem)
+        self.check_callable(
+            function, lambda f: _first_failing_case(f, reference, cases, rtol, atol))
 
     def check_callable(self, function, problem_of):
         """Print the verdict on a function the learner wrote: `problem_of(function)`
         calls it on inputs of the check's own and returns the problem, or None when it
-        is right. `...`, None or a body that is still `...` is "not attempted"; an
-        answer that is not callable is a wrong answer, never a traceback."""
+        is right (or NOT_ATTEMPTED when the function still returns `...`). `...`, None or
+        a body that is still `...` is "not attempted"; an answer that is not callable is a
+        wrong answer, never a traceback."""
         if unattempted(function):
             print(NOT_ATTEMPTED)
             return
@@ -206,7 +197,11 @@ class Exercise:
             self.verdict(function, f"The answer is a {type(function).__name__}, but a "
                                    "function is expected.")
             return
-        self.verdict(function, problem_of(function))
+        problem = problem_of(function)
+        if problem is NOT_ATTEMPTED:
+            print(NOT_ATTEMPTED)
+            return
+        self.verdict(function, problem)
 
     def verdict(self, answer, problem):
         """Print a tick when `problem` is None, else the problem and the hint that fits."""
