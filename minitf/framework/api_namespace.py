@@ -36,7 +36,7 @@ LAZY_ATTRIBUTES = {
     "data": "data", "py_function": "data", "numpy_function": "data",
     "keras": "keras", "losses": "keras", "metrics": "keras", "optimizers": "keras",
     "feature_column": "feature_column", "summary": "summary", "saved_model": "saved_model",
-    "train": "train", "io": "io", "distribute": "distribute",
+    "train": "train", "io": "io", "distribute": "distribute", "image": "image",
 }
 
 _waiting = []  # (dotted name, object) whose namespace is a module not imported yet

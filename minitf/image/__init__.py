@@ -1,0 +1,26 @@
+"""`tf.image`: resizing, cropping, flipping, colour and codecs for image tensors.
+
+An image is a 3-D tensor `[height, width, channels]`, a batch of them a 4-D
+tensor `[batch, height, width, channels]` (TF's "NHWC"). Every op here takes
+both, like TensorFlow's.
+
+* `resize_ops.py`, `resize_kernels.py` - `resize` (every `ResizeMethod`),
+  `resize_with_pad`, `resize_with_crop_or_pad`;
+* `crop_ops.py` - `central_crop`, `crop_to_bounding_box`, `pad_to_bounding_box`,
+  `crop_and_resize`, `extract_glimpse`;
+* `flip_ops.py` - flips, `rot90`, `transpose`, `random_*` and `stateless_random_*`;
+* `filter_ops.py` - `extract_patches`, `image_gradients`, `sobel_edges`,
+  `total_variation`;
+* `nms_ops.py` - `non_max_suppression` and its variants;
+* the colour, quality and codec modules (`adjust_*`, `rgb_to_*`, `psnr`/`ssim`,
+  `decode_*`/`encode_*`) sit beside them.
+
+`tf.image` is imported on first use (framework/api_namespace.py). Importing
+this package imports every module below it, which registers the public names
+they mark with `@tf_export("image....")`.
+"""
+import importlib
+import pkgutil
+
+for _info in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_info.name}")
