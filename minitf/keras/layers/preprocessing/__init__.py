@@ -1,0 +1,13 @@
+"""Keras 3's preprocessing layers: raw features (numbers, ids, strings) in, model-ready numbers out.
+
+A preprocessing layer holds *state learned from data* rather than trained
+weights: `Normalization.adapt(data)` measures a mean and variance,
+`Discretization.adapt` finds bin boundaries, the lookups (StringLookup,
+IntegerLookup, TextVectorization) build a vocabulary. That state is saved with
+the model, and the layers run the same way eagerly, inside a model, and inside
+`tf.data.Dataset.map` (traced into a graph).
+
+One module per layer (or per family); `tf.keras.layers.*` exports them.
+`keras/__init__.py` imports every module of this package, so the imports below
+only say what is here.
+"""
