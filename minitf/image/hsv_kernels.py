@@ -1,0 +1,94 @@
+"""The NumPy kernels behind `adjust_hue` and `adjust_saturation` (TF's CPU kernels, vectorized).
+
+TensorFlow's C++ kernels (`adjust_hue_op.cc`, `adjust_saturation_op.cc`) walk
+the pixels one by one; these do the same arithmetic on whole arrays, in
+float32 like TF, so the results agree to the last bit or two.
+
+* Hue: the pixel's channels sorted as (max, mid, min) give one of six sectors
+  of the colour wheel and a position in it, h in [0, 6). Turning the wheel by
+  `delta` (a fraction of a turn) moves h and keeps max and min, so brightness
+  and saturation stay.
+* Saturation: RGB -> HSV, S times the factor (clipped to [0, 1]), HSV -> RGB.
+
+>>> import numpy as np
+>>> shift_hue(np.array([[1.0, 0.0, 0.0]], np.float32), np.float32(1 / 3))  # red -> green
+array([[0., 1., 0.]], dtype=float32)
+"""
+import numpy as np
+
+_F = np.float32
+
+# TF's table: sector -> which channel (0 r, 1 g, 2 b) is the max, the mid and the min.
+_SECTORS = {
+    0: (0, 1, 2), 1: (1, 0, 2), 2: (1, 2, 0), 3: (2, 1, 0), 4: (2, 0, 1), 5: (0, 2, 1)}
+
+
+def _sector(r, g, b):
+    """TF's `rgb_to_hv_range` branch: which of the six sectors each pixel is in."""
+    return np.where(r < g,
+                    np.where(b < r, 1, np.where(b > g, 3, 2)),
+                    np.where(b < g, 0, np.where(b > r, 4, 5)))
+
+
+def shift_hue(rgb, delta):
+    """Turn each pixel's hue by `delta` turns, keeping its max and min channel."""
+    rgb = rgb.astype(_F, copy=False)
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    sector = _sector(r, g, b)
+    vmax, vmin = rgb.max(axis=-1), rgb.min(axis=-1)
+    vmid = np.sort(rgb, axis=-1)[..., 1]
+    span = vmax - vmin
+    ratio = np.where(span > 0, (vmid - vmin) / np.where(span > 0, span, _F(1)), _F(0))
+    h = np.where(sector % 2 == 0, sector + ratio, sector + (_F(1) - ratio)).astype(_F)
+    h = np.where(span > 0, h, _F(0))
+    h = np.mod(h + _F(delta) * _F(6), _F(6)).astype(_F)
+    h = np.where(h >= 6, h - _F(6), h)  # np.mod can round up to exactly 6
+    return _from_sector(h, vmin, vmax)
+
+
+def _from_sector(h, vmin, vmax):
+    """TF's `hv_range_to_rgb`: the sector's channel order, the mid value from the position."""
+    sector = h.astype(np.int64)
+    ratio = h - sector
+    ratio = np.where(sector % 2 == 0, ratio, _F(1) - ratio)
+    vmid = vmin + ratio * (vmax - vmin)
+    out = np.empty(h.shape + (3,), _F)
+    for s, (i_max, i_mid, i_min) in _SECTORS.items():
+        here = sector == s if s != 5 else sector >= 5
+        out[..., i_max] = np.where(here, vmax, out[..., i_max])
+        out[..., i_mid] = np.where(here, vmid, out[..., i_mid])
+        out[..., i_min] = np.where(here, vmin, out[..., i_min])
+    return out
+
+
+def scale_saturation(rgb, factor):
+    """RGB -> HSV, S * factor clipped to [0, 1], -> RGB (TF's per-pixel formulas)."""
+    rgb = rgb.astype(_F, copy=False)
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v = rgb.max(axis=-1)
+    span = v - rgb.min(axis=-1)
+    s = np.where(v > 0, span / np.where(v > 0, v, _F(1)), _F(0))
+    norm = _F(1) / (_F(6) * np.where(span > 0, span, _F(1)))
+    h = np.where(r == v, norm * (g - b),
+                 np.where(g == v, norm * (b - r) + _F(2 / 6), norm * (r - g) + _F(4 / 6)))
+    h = np.where(span > 0, h, _F(0))
+    h = np.where(h < 0, h + _F(1), h).astype(_F)
+    s = np.minimum(_F(1), np.maximum(_F(0), s * _F(factor))).astype(_F)
+    return _hsv_to_rgb_sectors(h, s, v)
+
+
+def _hsv_to_rgb_sectors(h, s, v):
+    """TF's `hsv_to_rgb` of the saturation kernel: chroma c, the second-largest x, offset m."""
+    c = s * v
+    m = v - c
+    dh = h * _F(6)
+    sector = dh.astype(np.int64)
+    x = c * (_F(1) - np.abs(np.mod(dh, _F(2)) - _F(1)))
+    zero = np.zeros_like(c)
+    table = {0: (c, x, zero), 1: (x, c, zero), 2: (zero, c, x),
+             3: (zero, x, c), 4: (x, zero, c), 5: (c, zero, x)}
+    out = np.zeros(h.shape + (3,), _F)  # sector 6 (h == 1.0) stays black + m, as in TF
+    for k, channels in table.items():
+        for i in range(3):
+            out[..., i] = np.where(sector == k, channels[i], out[..., i])
+    return (out + m[..., None]).astype(_F)
