@@ -37,6 +37,7 @@ LAZY_ATTRIBUTES = {
     "keras": "keras", "losses": "keras", "metrics": "keras", "optimizers": "keras",
     "feature_column": "feature_column", "summary": "summary", "saved_model": "saved_model",
     "train": "train", "io": "io", "distribute": "distribute", "image": "image",
+    "ragged": "ragged", "RaggedTensor": "ragged", "RaggedTensorSpec": "ragged",
 }
 
 _waiting = []  # (dotted name, object) whose namespace is a module not imported yet
