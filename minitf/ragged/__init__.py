@@ -1,0 +1,21 @@
+"""`tf.ragged` and `tf.RaggedTensor`: tensors whose rows have different lengths.
+
+>>> import minitf as tf
+>>> rt = tf.ragged.constant([[1, 2], [3]])
+>>> rt + 1
+<tf.RaggedTensor [[2, 3], [4]]>
+
+* ragged_tensor.py - the class, its factories (`from_row_splits`, ...) and parts;
+* ragged_factory_ops.py - `tf.ragged.constant`;
+* ragged_conversion_ops.py - to and from dense tensors and SparseTensors;
+* ragged_getitem.py - `rt[i]`, `rt[:, :2]`;
+* ragged_print.py - how it prints, `numpy()`, `to_list()`;
+* ragged_array_ops.py - the other `tf.ragged.*` functions;
+* ragged_math.py - element-wise math and reductions; ragged_dispatch.py makes
+  `tf.add`, `tf.reduce_sum`, ... accept a RaggedTensor.
+"""
+from . import ragged_tensor  # noqa: F401
+from . import ragged_factory_ops  # noqa: F401
+from . import ragged_conversion_ops  # noqa: F401
+from . import ragged_getitem  # noqa: F401
+from . import ragged_print  # noqa: F401
