@@ -27,6 +27,18 @@ SparseTensor.
 import minitf as tf
 
 from ..framework import dtypes, errors
+from ..framework.deprecation import deprecated
+
+# TF 2.21 logs this on the first call of each tf.feature_column function.
+DEPRECATION_INSTRUCTIONS = (
+    "Use Keras preprocessing layers instead, either directly or via the "
+    "`tf.keras.utils.FeatureSpace` utility. Each of `tf.feature_column.*` has a functional "
+    "equivalent in `tf.keras.layers` for feature preprocessing when training a Keras model.")
+CROSSED_INSTRUCTIONS = (
+    "Use `tf.keras.layers.experimental.preprocessing.HashedCrossing` instead for feature "
+    "crossing when preprocessing data to train a Keras model.")
+deprecated_column = deprecated(None, DEPRECATION_INSTRUCTIONS)
+deprecated_cross = deprecated(None, CROSSED_INSTRUCTIONS)
 
 
 class FeatureColumn:

@@ -66,6 +66,7 @@ def _vocabulary_dtype(vocabulary, dtype, key):
 
 
 @tf_export("feature_column.categorical_column_with_vocabulary_list")
+@base.deprecated_column
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
                                             num_oov_buckets=0):
     """Number the words of `vocabulary_list` 0, 1, ...; others go to OOV buckets.
@@ -120,6 +121,7 @@ def _read_vocabulary(path):
 
 
 @tf_export("feature_column.categorical_column_with_vocabulary_file")
+@base.deprecated_column
 def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None,
                                             dtype=dtypes.string, default_value=None,
                                             num_oov_buckets=0, file_format=None):
@@ -166,6 +168,7 @@ class HashedCategoricalColumn(base.CategoricalColumn, collections.namedtuple(
 
 
 @tf_export("feature_column.categorical_column_with_hash_bucket")
+@base.deprecated_column
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
     """Categories numbered by hashing: no vocabulary, `hash_bucket_size` buckets.
 
@@ -208,6 +211,7 @@ class IdentityCategoricalColumn(base.CategoricalColumn, collections.namedtuple(
 
 
 @tf_export("feature_column.categorical_column_with_identity")
+@base.deprecated_column
 def categorical_column_with_identity(key, num_buckets, default_value=None):
     """Integer codes that already are ids in `[0, num_buckets)`.
 

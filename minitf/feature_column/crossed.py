@@ -53,6 +53,7 @@ class CrossedColumn(base.CategoricalColumn, collections.namedtuple(
 
 
 @tf_export("feature_column.crossed_column")
+@base.deprecated_cross
 def crossed_column(keys, hash_bucket_size, hash_key=None):
     """Cross features: each combination of values is hashed into a bucket.
 

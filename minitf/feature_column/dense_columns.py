@@ -45,6 +45,7 @@ class IndicatorColumn(base.DenseColumn, collections.namedtuple(
 
 
 @tf_export("feature_column.indicator_column")
+@base.deprecated_column
 def indicator_column(categorical_column):
     """Represent a categorical column as a multi-hot vector of length `num_buckets`.
 
@@ -110,6 +111,7 @@ def _default_initializer(dimension):
 
 
 @tf_export("feature_column.embedding_column")
+@base.deprecated_column
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
                      ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None,
                      trainable=True, use_safe_embedding_lookup=True):

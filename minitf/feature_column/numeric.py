@@ -53,6 +53,7 @@ class NumericColumn(base.DenseColumn, collections.namedtuple(
 
 
 @tf_export("feature_column.numeric_column")
+@base.deprecated_column
 def numeric_column(key, shape=(1,), default_value=None, dtype=dtypes.float32,
                    normalizer_fn=None):
     """A column of real numbers, optionally transformed by `normalizer_fn` first.
@@ -113,6 +114,7 @@ class BucketizedColumn(base.DenseColumn, base.CategoricalColumn, collections.nam
 
 
 @tf_export("feature_column.bucketized_column")
+@base.deprecated_column
 def bucketized_column(source_column, boundaries):
     """Cut a `numeric_column` at `boundaries` (sorted): `len(boundaries) + 1` buckets.
 
