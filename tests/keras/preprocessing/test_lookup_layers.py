@@ -1,0 +1,271 @@
+"""StringLookup and IntegerLookup without real TF: expectations derived by hand.
+
+Index layout: [mask (int mode only, if set)] [num_oov_indices OOV] [tokens...].
+Adapted tokens are ordered by count, ties by reverse sort order.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import minitf as tf
+
+L = tf.keras.layers
+
+
+def test_adapt_orders_by_count_then_reverse_sort_order():
+    layer = L.StringLookup()
+    layer.adapt([["a", "c", "d"], ["d", "z", "b"]])
+    # d appears twice; the rest once each, larger strings first
+    assert layer.get_vocabulary() == ["[UNK]", "d", "z", "c", "b", "a"]
+    assert layer.get_vocabulary(include_special_tokens=False) == ["d", "z", "c", "b", "a"]
+    assert layer.vocabulary_size() == 6
+    out = layer(tf.constant([["a", "q"], ["d", "z"]]))
+    assert out.dtype == tf.int64 and out.shape == (2, 2)
+    np.testing.assert_array_equal(out.numpy(), [[5, 0], [1, 2]])
+
+
+def test_vocabulary_items_are_numpy_scalars_as_in_keras():
+    layer = L.StringLookup(vocabulary=["x"], mask_token="")
+    vocab = layer.get_vocabulary()
+    assert [type(v) for v in vocab] == [str, str, np.str_]
+    ints = L.IntegerLookup(vocabulary=[4])
+    assert [type(v) for v in ints.get_vocabulary()] == [int, np.int64]
+
+
+def test_scalar_list_and_array_inputs():
+    layer = L.StringLookup(vocabulary=["a", "b"])
+    assert layer("b").shape == () and int(layer("b")) == 2
+    np.testing.assert_array_equal(layer(["a", "zz"]).numpy(), [1, 0])
+    np.testing.assert_array_equal(layer(np.array([["b"], ["a"]])).numpy(), [[2], [1]])
+
+
+def test_mask_token_takes_index_zero_in_int_mode():
+    layer = L.StringLookup(vocabulary=["x", "y"], mask_token="")
+    assert layer.get_vocabulary() == ["", "[UNK]", "x", "y"]
+    np.testing.assert_array_equal(layer([["x", ""], ["q", "y"]]).numpy(), [[2, 0], [1, 3]])
+
+
+def test_mask_token_is_dropped_in_count_mode():
+    layer = L.StringLookup(vocabulary=["x", "y"], mask_token="", output_mode="count")
+    assert layer.get_vocabulary() == ["[UNK]", "x", "y"]  # no mask slot outside "int"
+    np.testing.assert_array_equal(layer([["x", "x"], ["y", ""]]).numpy(), [[0, 2, 0], [0, 0, 1]])
+
+
+def test_special_tokens_at_the_start_of_a_vocabulary_are_recognised():
+    layer = L.StringLookup(vocabulary=["", "[UNK]", "a"], mask_token="")
+    assert layer.get_vocabulary() == ["", "[UNK]", "a"]
+    assert layer.vocabulary_size() == 3
+
+
+def test_one_hot_multi_hot_count():
+    vocab = ["x", "y"]
+    one_hot = L.StringLookup(vocabulary=vocab, output_mode="one_hot")
+    np.testing.assert_array_equal(one_hot(["x", "q", "y"]).numpy(),
+                                  [[0, 1, 0], [1, 0, 0], [0, 0, 1]])
+    assert one_hot([["x"], ["y"]]).shape == (2, 3)  # a last axis of 1 is encoded in place
+    multi = L.StringLookup(vocabulary=vocab, output_mode="multi_hot")
+    out = multi([["x", "x"], ["y", "q"]])
+    assert out.dtype == tf.int64
+    np.testing.assert_array_equal(out.numpy(), [[0, 1, 0], [1, 0, 1]])
+    np.testing.assert_array_equal(multi(["x", "y"]).numpy(), [0, 1, 1])  # one sample
+    count = L.StringLookup(vocabulary=vocab, output_mode="count")
+    np.testing.assert_array_equal(count([["x", "x", "y"]]).numpy(), [[0, 2, 1]])
+
+
+def test_pad_to_max_tokens_widens_the_encoding():
+    layer = L.StringLookup(vocabulary=["x"], output_mode="multi_hot", max_tokens=5,
+                           pad_to_max_tokens=True)
+    np.testing.assert_array_equal(layer([["x"]]).numpy(), [[0, 1, 0, 0, 0]])
+
+
+def test_tf_idf_from_adapt():
+    layer = L.StringLookup(output_mode="tf_idf")
+    layer.adapt(tf.constant([["a", "b"], ["a", "c"], ["a", "a"]]))
+    assert layer.get_vocabulary() == ["[UNK]", "a", "c", "b"]
+    idf_a, idf_bc = math.log(1 + 3 / 4), math.log(1 + 3 / 2)  # 3 documents; a in all 3
+    expected = [(idf_a + 2 * idf_bc) / 3, idf_a, idf_bc, idf_bc]  # OOV: the mean
+    np.testing.assert_allclose(layer.idf_weights.numpy(), expected, rtol=1e-6)
+    out = layer([["a", "a", "b"]])
+    assert out.dtype == tf.float32
+    np.testing.assert_allclose(out.numpy(), [[0, 2 * idf_a, 0, idf_bc]], rtol=1e-6)
+    assert layer.weights == []  # Keras does not track the idf variable
+
+
+def test_tf_idf_with_given_weights():
+    layer = L.StringLookup(vocabulary=["a", "b"], idf_weights=[0.5, 1.5], output_mode="tf_idf")
+    np.testing.assert_allclose(layer.idf_weights.numpy(), [1.0, 0.5, 1.5])  # OOV: average
+    np.testing.assert_allclose(layer([["b", "b", "z"]]).numpy(), [[1.0, 0.0, 3.0]])
+
+
+def test_invert_maps_indices_back_to_tokens():
+    layer = L.StringLookup(vocabulary=["x", "y"], invert=True)
+    out = layer(tf.constant([0, 1, 2, 5]))
+    assert out.dtype == tf.string
+    assert out.numpy().tolist() == [b"[UNK]", b"x", b"y", b"[UNK]"]
+    masked = L.StringLookup(vocabulary=["x"], mask_token="", invert=True)
+    assert masked([0, 1, 2]).numpy().tolist() == [b"", b"[UNK]", b"x"]
+    ints = L.IntegerLookup(vocabulary=[7, 8], invert=True)
+    out = ints([0, 1, 2])
+    assert out.dtype == tf.int64
+    np.testing.assert_array_equal(out.numpy(), [-1, 7, 8])
+
+
+def test_several_oov_indices_hash_strings_with_fingerprint64():
+    layer = L.StringLookup(num_oov_indices=2, vocabulary=["a"])
+    assert layer.get_vocabulary() == ["[UNK]", "[UNK]", "a"]
+    words = ["a", "hello", "world", "zz"]
+    buckets = tf.strings.to_hash_bucket_fast(words[1:], 2).numpy().tolist()
+    np.testing.assert_array_equal(layer(words).numpy(), [2] + buckets)
+
+
+def test_several_oov_indices_floormod_for_integers():
+    layer = L.IntegerLookup(num_oov_indices=3, vocabulary=[100])
+    np.testing.assert_array_equal(layer([100, 7, 9, -1]).numpy(), [3, 1, 0, 2])
+    farm = L.IntegerLookup(num_oov_indices=3, vocabulary=[100], oov_method="farmhash")
+    expected = tf.strings.to_hash_bucket_fast(["7"], 3).numpy()[0]
+    assert farm([7]).numpy()[0] == expected
+
+
+def test_no_oov_index_makes_unknown_tokens_an_error():
+    layer = L.StringLookup(num_oov_indices=0, vocabulary=["a"])
+    np.testing.assert_array_equal(layer(["a"]).numpy(), [0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_oov_indices=0"):
+        layer(["a", "b"])
+
+
+def test_integer_lookup_adapt_and_int32_inputs():
+    layer = L.IntegerLookup()
+    layer.adapt([5, 3, 3, 9, 9, 1])
+    assert layer.get_vocabulary() == [-1, 9, 3, 5, 1]
+    out = layer(tf.constant([3, 7], tf.int32))
+    assert out.dtype == tf.int64
+    np.testing.assert_array_equal(out.numpy(), [2, 0])
+    assert layer.get_config()["vocabulary_dtype"] == "int64"
+
+
+def test_max_tokens_caps_the_adapted_vocabulary():
+    layer = L.StringLookup(max_tokens=3)
+    layer.adapt(["a", "a", "a", "b", "b", "c"])
+    assert layer.get_vocabulary() == ["[UNK]", "a", "b"]
+
+
+def test_adapt_ignores_the_special_tokens():
+    layer = L.StringLookup(mask_token="")
+    layer.adapt(["", "", "[UNK]", "w"])
+    assert layer.get_vocabulary() == ["", "[UNK]", "w"]
+
+
+def test_adapt_dataset_each_batch_is_one_document_and_steps():
+    ds = tf.data.Dataset.from_tensor_slices(["a", "b", "q", "a", "z", "z", "z"]).batch(2)
+    layer = L.StringLookup()
+    layer.adapt(ds, steps=2)  # "a", "b", "q", "a" only
+    assert layer.get_vocabulary() == ["[UNK]", "a", "q", "b"]
+
+
+def test_set_vocabulary_replaces_and_checks():
+    layer = L.StringLookup()
+    layer.set_vocabulary(["p", "q"])
+    np.testing.assert_array_equal(layer(["q"]).numpy(), [2])
+    with pytest.raises(ValueError, match="repeated term"):
+        layer.set_vocabulary(["p", "p"])
+    with pytest.raises(ValueError, match="Cannot set an empty vocabulary"):
+        layer.set_vocabulary([])
+    with pytest.raises(ValueError, match="reserved mask token"):
+        L.StringLookup(vocabulary=["a", ""], mask_token="")
+    with pytest.raises(ValueError, match="larger than the maximum vocab size"):
+        L.StringLookup(vocabulary=["a", "b", "c"], max_tokens=3)
+    with pytest.raises(ValueError, match="Cannot adapt layer"):
+        L.StringLookup(vocabulary=["a"]).adapt(["a"])
+
+
+def test_vocabulary_from_a_file(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("cat\ndog\n", encoding="utf-8")
+    layer = L.StringLookup(vocabulary=str(path))
+    assert layer.get_vocabulary() == ["[UNK]", "cat", "dog"]
+    np.testing.assert_array_equal(layer(["dog", "emu"]).numpy(), [2, 0])
+    assert layer.get_config()["vocabulary"] is None  # the file's tokens go to the assets
+    with pytest.raises(ValueError, match="does not exist"):
+        L.StringLookup(vocabulary=str(tmp_path / "missing.txt"))
+
+
+def test_constructor_errors_as_keras():
+    with pytest.raises(ValueError, match="`max_tokens` must be greater than 1"):
+        L.StringLookup(max_tokens=1)
+    with pytest.raises(ValueError, match="Unknown value for `output_mode`"):
+        L.StringLookup(output_mode="bag")
+    with pytest.raises(ValueError, match="must be `'int'` when `invert` is true"):
+        L.StringLookup(invert=True, output_mode="count")
+    with pytest.raises(ValueError, match="`idf_weights` argument must also be provided"):
+        L.StringLookup(vocabulary=["a"], output_mode="tf_idf")
+    with pytest.raises(ValueError, match="pad_to_max_tokens is True, must set `max_tokens`"):
+        L.StringLookup(pad_to_max_tokens=True)
+    with pytest.raises(ValueError, match="Only `vocabulary_dtype='int64'`"):
+        L.IntegerLookup(vocabulary_dtype="int32")
+
+
+def test_encoding_before_a_vocabulary_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="must set the layer's vocabulary"):
+        L.StringLookup(output_mode="multi_hot")(["a"])
+
+
+def test_vocabulary_size_is_frozen_in_encoded_modes():
+    layer = L.StringLookup(output_mode="multi_hot")
+    layer.adapt(["a", "b"])
+    with pytest.raises(RuntimeError, match="vocabulary size cannot be changed"):
+        layer.adapt(["a", "b", "c"])
+
+
+def test_wrong_input_dtype_is_a_clear_error():
+    with pytest.raises(TypeError, match="looks up string values"):
+        L.StringLookup(vocabulary=["a"])(tf.constant([1.5]))
+
+
+def test_binary_and_tf_dash_idf_are_keras_aliases():
+    assert L.StringLookup(output_mode="binary").output_mode == "multi_hot"
+    assert L.StringLookup(output_mode="tf-idf").output_mode == "tf_idf"
+
+
+def test_inside_dataset_map_and_tf_function():
+    layer = L.StringLookup(vocabulary=["a", "b"])
+    ds = tf.data.Dataset.from_tensor_slices(["a", "b", "q"]).batch(2).map(layer)
+    assert [t.numpy().tolist() for t in ds] == [[1, 2], [0]]
+    counted = L.IntegerLookup(vocabulary=[10, 20], output_mode="count")
+    f = tf.function(lambda x: counted(x))
+    np.testing.assert_array_equal(f(tf.constant([[10, 10, 20]], tf.int64)).numpy(), [[0, 2, 1]])
+
+
+def test_in_a_functional_model_with_keras_output_specs():
+    inp = tf.keras.Input(shape=(2,), dtype="string")
+    ids = L.StringLookup(vocabulary=["a", "b"])(inp)
+    assert ids.dtype == "int64" and tuple(ids.shape) == (None, 2)
+    hot = L.StringLookup(vocabulary=["a", "b"], output_mode="multi_hot")(inp)
+    assert hot.dtype == "float32" and tuple(hot.shape) == (None, 3)  # Keras declares float32
+    model = tf.keras.Model(inp, [ids, hot])
+    out_ids, out_hot = model(tf.constant([["a", "q"]]))
+    np.testing.assert_array_equal(out_ids.numpy(), [[1, 0]])
+    np.testing.assert_array_equal(out_hot.numpy(), [[1, 1, 0]])
+
+
+def test_config_round_trip():
+    layer = L.StringLookup(vocabulary=["a", "b"], mask_token="", num_oov_indices=2,
+                           name="words")
+    config = layer.get_config()
+    assert config["vocabulary"] == ["a", "b"] and config["vocabulary_size"] == 5
+    assert "vocabulary_dtype" not in config and config["encoding"] == "utf-8"
+    clone = L.StringLookup.from_config(config)
+    assert clone.get_vocabulary() == layer.get_vocabulary() and clone.name == "words"
+    ints = L.IntegerLookup(vocabulary=np.array([3, 4]), mask_token=0)
+    config = ints.get_config()
+    assert config["vocabulary"] == [3, 4] and config["mask_token"] == 0
+    assert L.IntegerLookup.from_config(config).get_vocabulary() == [0, -1, 3, 4]
+
+
+def test_sparse_output():
+    layer = L.StringLookup(vocabulary=["a", "b"], output_mode="count", sparse=True)
+    out = layer([["a", "a"], ["b", "q"]])
+    assert isinstance(out, tf.SparseTensor)
+    np.testing.assert_array_equal(tf.sparse.to_dense(out).numpy(), [[0, 2, 0], [1, 0, 1]])
+    with pytest.raises(ValueError, match="`sparse` may only be true"):
+        L.StringLookup(sparse=True)
