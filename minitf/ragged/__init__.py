@@ -19,3 +19,5 @@ from . import ragged_factory_ops  # noqa: F401
 from . import ragged_conversion_ops  # noqa: F401
 from . import ragged_getitem  # noqa: F401
 from . import ragged_print  # noqa: F401
+from . import ragged_array_ops  # noqa: F401
+from . import ragged_cross  # noqa: F401

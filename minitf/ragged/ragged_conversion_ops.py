@@ -208,7 +208,7 @@ def from_sparse(st_input, row_splits_dtype=dtypes.int64):
     expected = np.arange(len(rows)) - np.maximum.accumulate(np.where(starts, np.arange(
         len(rows)), 0)) if len(rows) else cols
     if np.any(cols != expected) or np.any(np.diff(rows) < 0):
-        shown = ", ".join(",".join(str(v) for v in index) for index in indices)
+        shown = ", ".join(", ".join(str(v) for v in index) for index in indices)
         raise errors.InvalidArgumentError(
             None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
             f"Summarized data: b'SparseTensor is not right-ragged'\nb'SparseTensor.indices ='\n"

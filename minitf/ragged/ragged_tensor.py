@@ -40,8 +40,10 @@ def _values_tensor(values):
         return values
     values = convert_to_tensor(values)
     if values.shape.rank == 0:
-        raise ValueError(f"Shape {values.shape} must have rank at least 1: the values are the "
-                         "rows' entries, one after another, so they form a list.")
+        raise errors.InvalidArgumentError(
+            None, "StridedSlice", "slice index 0 of dimension 0 out of bounds. "
+            "[Op:StridedSlice] (values must have rank at least 1: they are the rows' entries, "
+            "one after another.)")
     return values
 
 
@@ -199,6 +201,9 @@ class RaggedTensor:
         """
         values = _values_tensor(values)
         starts = _partition_tensor(row_starts, "row_starts")
+        if validate and starts.shape[0]:
+            _check_equal("from_row_starts", int(starts.numpy()[0]), 0,
+                         "row_starts[0] must be 0: the first row starts at the first value.")
         splits = np.concatenate([starts.numpy(), [_nvals(values)]])
         return cls._from_splits(values, _splits_from(splits, starts.dtype), "from_row_starts",
                                 validate)
@@ -214,7 +219,7 @@ class RaggedTensor:
         limits = _partition_tensor(row_limits, "row_limits")
         splits = np.concatenate([[0], limits.numpy()])
         if validate:
-            _check_nondecreasing("from_row_limits", "row_limits", splits, what=".  ")
+            _check_nondecreasing("from_row_limits", "row_limits", limits.numpy(), what=".  ")
         return cls._from_splits(values, _splits_from(splits, limits.dtype), "from_row_limits",
                                 validate)
 
@@ -446,8 +451,9 @@ class RaggedTensor:
         """The same row partition around new `values` (same number of rows' entries)."""
         new_values = _values_tensor(new_values)
         if _nvals(new_values) != _nvals(self._values):
-            raise ValueError(f"new values have {_nvals(new_values)} rows, the partition needs "
-                             f"{_nvals(self._values)}.")
+            raise ValueError(f"Shapes ({_nvals(self._values)},) and ({_nvals(new_values)},) are "
+                             "incompatible (the new values must be as many as the old: the "
+                             "row partition stays.)")
         return RaggedTensor(new_values, self._row_splits, internal=True,
                             uniform_row_length=self._uniform_row_length)
 
