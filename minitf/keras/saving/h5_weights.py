@@ -147,6 +147,8 @@ def write_weights(model, file):
                 group.attrs["name"] = obj.name
             for i, variable in enumerate(variables):
                 group.create_dataset(str(i), data=np.asarray(variable.numpy()))
+            for key, value in _named_state(obj).items():
+                group.create_dataset(key, data=np.asarray(value))
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -171,7 +173,10 @@ def read_weights(model, file, source, skip_mismatch=False):
             _read_optimizer(optimizer, file, path, source)
             continue
         try:
-            _read_own(obj, variables, file, path, source)
+            if _has_named_state(obj):
+                _read_named(obj, file, path, source)
+            else:
+                _read_own(obj, variables, file, path, source)
         except ValueError as e:
             failures.append((obj, e))
     if failures and not skip_mismatch:
@@ -234,6 +239,37 @@ def _read_own(obj, variables, file, path, source):
     values = [_read_value(d, v, source) for d, v in zip(datasets, variables)]
     for variable, value in zip(variables, values):  # all checked: now assign
         variable.assign(value)
+
+
+def _has_named_state(obj):
+    """Layers that keep state outside variables (e.g. StringLookup's tf_idf weights) save it
+    as named datasets through `save_own_variables`/`load_own_variables`, as in Keras 3."""
+    return hasattr(obj, "save_own_variables") and type(obj).__name__ not in _SPLIT_LIKE_KERAS
+
+
+def _named_state(obj):
+    store = {}
+    if _has_named_state(obj):
+        obj.save_own_variables(store)
+    return store
+
+
+def _read_named(obj, file, path, source):
+    h5py = _h5py()
+    group = file.get(f"{path}/vars" if path else "vars")
+    store = {}
+    if group is not None:
+        for key in group.keys():
+            dataset = group[key]
+            if not isinstance(dataset, h5py.Dataset) or dataset.dtype.kind not in "fiub":
+                raise ValueError(f"{source}: '{group.name}/{key}' should be a dataset of "
+                                 "numbers.")
+            store[key] = dataset[()]
+    try:
+        obj.load_own_variables(store)
+    except KeyError as e:
+        raise ValueError(f"{source}: layer '{obj.name}' needs the dataset {e} in "
+                         f"'{path}/vars', which the file does not hold.") from None
 
 
 def _read_optimizer(optimizer, file, path, source):

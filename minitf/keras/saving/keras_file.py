@@ -4,7 +4,10 @@
   its `build_config`, and `compile`'s arguments as configs;
 * `metadata.json`: which Keras version wrote it, and when;
 * `model.weights.h5`: every weight, then the optimizer's variables, in the
-  `.weights.h5` layout (see h5_weights.py).
+  `.weights.h5` layout (see h5_weights.py);
+* `assets/<layer path>/...`: files a layer writes with `save_assets(dir)` and
+  reads back with `load_assets(dir)`, e.g. an adapted StringLookup's
+  `assets/layers/string_lookup/vocabulary.txt`.
 
 These are Keras 3's files, so a model saved by minitf loads in real Keras and
 back. Reading one is defensive, because a file may come from anywhere:
@@ -37,6 +40,7 @@ import datetime
 import io
 import json
 import os
+import tempfile
 import zipfile
 
 from . import h5_weights
@@ -47,6 +51,7 @@ from .object_registration import CustomObjectScope, SafeModeScope
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 KERAS_VERSION = "3.15.1"  # the Keras whose format minitf writes
 MAX_MEMBER_BYTES = {CONFIG: 64 << 20, METADATA: 1 << 20, WEIGHTS: 16 << 30}
+MAX_ASSET_BYTES = 1 << 30  # each file under assets/
 MAX_RATIO = 100  # a member may inflate at most this many times its compressed size
 
 
@@ -68,6 +73,41 @@ def save_model(model, filepath, overwrite=True):
             archive.writestr(METADATA, json.dumps(metadata))
             archive.writestr(CONFIG, text)
             archive.writestr(WEIGHTS, weights.getvalue())
+            for name, data in _saved_assets(model):
+                archive.writestr(name, data)
+
+
+def _asset_layers(model):
+    """(path, layer) for the layers that keep files (vocabularies) beside their weights."""
+    return [(path, obj) for path, obj, _ in h5_weights.saveables(model, False)
+            if hasattr(obj, "save_assets") and hasattr(obj, "load_assets")]
+
+
+def _saved_assets(model):
+    """(member name, bytes) of every file the layers' `save_assets(dir)` write."""
+    for path, layer in _asset_layers(model):
+        with tempfile.TemporaryDirectory() as folder:
+            layer.save_assets(folder)
+            for name in sorted(os.listdir(folder)):
+                with open(os.path.join(folder, name), "rb") as f:
+                    yield f"assets/{path}/{name}", f.read()
+
+
+def _load_assets(model, members, filepath):
+    """Hand each asset-keeping layer a folder holding its files from the archive."""
+    for path, layer in _asset_layers(model):
+        prefix = f"assets/{path}/"
+        with tempfile.TemporaryDirectory() as folder:
+            for name, data in members.items():
+                rest = name[len(prefix):]
+                if name.startswith(prefix) and rest and "/" not in rest:
+                    with open(os.path.join(folder, rest), "wb") as f:
+                        f.write(data)
+            try:
+                layer.load_assets(folder)
+            except (OSError, ValueError) as e:
+                raise ValueError(f"{filepath}: the assets of layer '{layer.name}' under "
+                                 f"'{prefix}' cannot be loaded ({e}).") from e
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -93,11 +133,15 @@ def read_members(filepath):
                 raise ValueError(f"{filepath} has no '{required}' (it holds {names}), so it "
                                  "is not a Keras 3 `.keras` file.")
         return {info.filename: _read_member(archive, info, filepath) for info in infos
-                if info.filename in MAX_MEMBER_BYTES}
+                if info.filename in MAX_MEMBER_BYTES or _is_asset(info)}
+
+
+def _is_asset(info):
+    return info.filename.startswith("assets/") and not info.is_dir()
 
 
 def _read_member(archive, info, filepath):
-    limit = MAX_MEMBER_BYTES[info.filename]
+    limit = MAX_MEMBER_BYTES.get(info.filename, MAX_ASSET_BYTES)
     if info.file_size > limit:
         raise ValueError(f"{filepath}: member '{info.filename}' declares {info.file_size} "
                          f"bytes, more than the {limit} allowed.")
@@ -149,6 +193,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 if model.optimizer is not None:
                     model.optimizer.build(model.trainable_variables)
         h5_weights.read_weights(model, weights, filepath)
+    _load_assets(model, members, filepath)
     return model
 
 

@@ -1,0 +1,165 @@
+"""StringLookup and IntegerLookup against real TF 2.21 (Keras 3.15): the same snippet runs
+in both, and `.keras` files move both ways with their vocabularies."""
+import json
+import os
+import textwrap
+
+import numpy as np
+
+import minitf
+from real_tf import require_tf, run_tf, run_tf_json
+
+# Runs under real TF and under minitf (with `tf` bound to either); prints JSON-able results.
+CASES = textwrap.dedent('''
+    import numpy as np
+    L = tf.keras.layers
+
+    def plain(value):
+        if hasattr(value, "numpy"):
+            value = value.numpy()
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        if isinstance(value, bytes):
+            return value.decode()
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+
+    def result(layer, *inputs):
+        outs = [layer(x) for x in inputs]
+        return {"vocab": plain(layer.get_vocabulary()), "size": layer.vocabulary_size(),
+                "out": [plain(o) for o in outs], "dtype": [o.dtype.name for o in outs],
+                "config": {k: v for k, v in layer.get_config().items() if k != "name"}}
+
+    results = {}
+    s = L.StringLookup()
+    s.adapt(["b", "a", "c", "a", "b", "d", "a", "e", "e"])
+    results["adapt"] = result(s, tf.constant(["a", "z", "d"]), [["e", "b"], ["q", "c"]], "a")
+    s = L.StringLookup(max_tokens=4, mask_token="", num_oov_indices=2)
+    s.adapt(tf.constant([["x", "y", ""], ["y", "w", "x"], ["v", "v", "v"]]))
+    results["mask_oov2"] = result(s, tf.constant([["x", "", "unseen", "other", "v"]]))
+    for mode in ["one_hot", "multi_hot", "count"]:
+        s = L.StringLookup(vocabulary=["x", "y", "z"], output_mode=mode, mask_token="")
+        results[mode] = result(s, tf.constant([["x", "y"], ["", "q"]]), ["z", "z"])
+    s = L.StringLookup(output_mode="tf_idf")
+    s.adapt(tf.constant([["a", "b", "b"], ["a", "c", "d"], ["a", "a", "e"], ["c", "e", "e"]]))
+    results["tf_idf"] = result(s, tf.constant([["a", "a", "b", "zz"], ["e", "d", "c", "c"]]))
+    results["tf_idf"]["idf"] = plain(s.idf_weights)
+    s = L.StringLookup(output_mode="tf_idf", vocabulary=["p", "q"], idf_weights=[0.25, 2.0],
+                       max_tokens=6, pad_to_max_tokens=True)
+    results["tf_idf_given"] = result(s, tf.constant([["q", "p", "q", "r"]]))
+    s = L.StringLookup(vocabulary=["x", "y"], mask_token="", invert=True)
+    results["invert"] = result(s, tf.constant([[0, 1], [2, 3]]), [7])
+    i = L.IntegerLookup()
+    i.adapt(np.array([[5, 3, 3], [9, 9, 1], [1, 1, 7]]))
+    results["int_adapt"] = result(i, tf.constant([3, 7, 100]), np.array([[1], [9]]))
+    i = L.IntegerLookup(vocabulary=[12, 36, 1138], num_oov_indices=3, mask_token=0)
+    results["int_oov3"] = result(i, tf.constant([[12, 0, 5, 1000, -4, 36]]))
+    i = L.IntegerLookup(vocabulary=[12, 36], num_oov_indices=3, oov_method="farmhash")
+    results["int_farmhash"] = result(i, tf.constant([12, 5, 1000, 77, 36]))
+    i = L.IntegerLookup(vocabulary=[4, 2], invert=True, oov_token=-9)
+    results["int_invert"] = result(i, tf.constant([0, 1, 2, 3]))
+    i = L.IntegerLookup(vocabulary=[4, 2], output_mode="count", pad_to_max_tokens=True,
+                        max_tokens=5)
+    results["int_count"] = result(i, tf.constant([[4, 4, 2, 8]]))
+    ds = tf.data.Dataset.from_tensor_slices(["a", "b", "c", "b", "c", "c", "d"]).batch(3)
+    s = L.StringLookup()
+    s.adapt(ds)
+    results["dataset"] = result(s, ["d", "c"])
+    results["mapped"] = [plain(t) for t in ds.map(s)]
+    print(json.dumps(results))
+''')
+
+
+def run_here(code):
+    """Run CASES under minitf and return its JSON."""
+    import contextlib
+    import io
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(code, {"tf": minitf, "json": json})
+    return json.loads(buffer.getvalue().strip().splitlines()[-1])
+
+
+def _close(a, b, path=""):
+    if isinstance(a, dict):
+        assert sorted(a) == sorted(b), path
+        for key in a:
+            _close(a[key], b[key], f"{path}/{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and not isinstance(b, str):
+        np.testing.assert_allclose(a, b, rtol=1e-6, err_msg=path)
+    else:
+        assert a == b, f"{path}: minitf {a!r} vs TF {b!r}"
+
+
+def test_outputs_vocabularies_and_configs_match_real_tf():
+    require_tf()
+    expected = run_tf_json("import json, tensorflow as tf\n" + CASES)
+    _close(run_here(CASES), expected)
+
+
+SAVE = textwrap.dedent('''
+    import numpy as np
+    L = tf.keras.layers
+    words = tf.keras.Input(shape=(3,), dtype="string", name="words")
+    ids = tf.keras.Input(shape=(2,), dtype="int64", name="ids")
+    adapted = L.StringLookup(mask_token="", name="adapted")
+    adapted.adapt([["b", "a", "a"], ["c", "", "b"], ["a", "d", "d"]])
+    tfidf = L.StringLookup(output_mode="tf_idf", name="tfidf")
+    tfidf.adapt([["b", "a", "a"], ["c", "b", "b"]])
+    given = L.StringLookup(vocabulary=["a", "b"], output_mode="multi_hot", name="given")
+    ints = L.IntegerLookup(name="ints")
+    ints.adapt(np.array([[3, 4], [4, 5]]))
+    model = tf.keras.Model([words, ids], [adapted(words), tfidf(words), given(words), ints(ids)])
+''')
+PROBE = ('[[o.numpy().tolist() for o in model([tf.constant([["a", "d", "zz"], ["", "b", "c"]]), '
+         'tf.constant([[4, 9], [3, 5]], "int64")])]]')
+
+
+def _outputs(values):
+    return json.loads(json.dumps(values, default=lambda b: b.decode()))
+
+
+def test_keras_files_move_both_ways_with_the_vocabulary(tmp_path):
+    require_tf()
+    theirs, ours = str(tmp_path / "tf.keras"), str(tmp_path / "minitf.keras")
+    scope = {"tf": minitf}
+    exec(SAVE, scope)
+    exec(f"model.save({ours!r})", scope)
+    ours_before = _outputs(eval(PROBE, scope))
+    tf_side = run_tf_json("import json, tensorflow as tf\n" + SAVE + textwrap.dedent(f'''
+        model.save({theirs!r})
+        before = {PROBE}
+        model = tf.keras.models.load_model({ours!r})
+        print(json.dumps([before, {PROBE}], default=lambda b: b.decode()))
+    '''))
+    tf_before, tf_loaded_ours = tf_side
+    _close(ours_before, tf_before)
+    _close(tf_loaded_ours, tf_before)
+    scope["model"] = minitf.keras.models.load_model(theirs)
+    _close(_outputs(eval(PROBE, scope)), tf_before)
+    vocab = scope["model"].get_layer("adapted").get_vocabulary()
+    assert vocab == ["", "[UNK]", "a", "d", "b", "c"]
+
+
+def test_minitf_writes_the_members_keras_writes(tmp_path):
+    require_tf()
+    import zipfile
+    ours = str(tmp_path / "m.keras")
+    scope = {"tf": minitf}
+    exec(SAVE, scope)
+    exec(f"model.save({ours!r})", scope)
+    theirs = json.loads(run_tf("import json, zipfile, tensorflow as tf\n" + SAVE + textwrap.dedent(f'''
+        model.save({str(tmp_path / "t.keras")!r})
+        z = zipfile.ZipFile({str(tmp_path / "t.keras")!r})
+        print(json.dumps({{n: z.read(n).decode() for n in z.namelist() if n.startswith("assets")}}))
+    ''')).strip().splitlines()[-1])
+    with zipfile.ZipFile(ours) as z:
+        mine = {n: z.read(n).decode() for n in z.namelist() if n.startswith("assets")}
+    assert mine == theirs
