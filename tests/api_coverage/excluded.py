@@ -1,0 +1,64 @@
+"""TF 2.21 names minitf leaves out on purpose, each with the reason (coverage.py).
+
+Each entry is (reason, [fnmatch pattern on the full name, ...]). An excluded name
+is not counted at all. This is not a to-do list: a name belongs here only when
+minitf, a NumPy engine on one CPU for learners, should not have it - not when it
+is merely missing. A name that only "can wait" stays in the count as missing.
+"""
+_TPU = ["tf.tpu", "tf.distribute.TPUStrategy", "tf.distribute.experimental.TPUStrategy",
+        "tf.distribute.cluster_resolver.TPUClusterResolver", "tf.saved_model.TPU"]
+_CLUSTER = ["tf.distribute.MultiWorkerMirroredStrategy", "tf.distribute.ParameterServerStrategy",
+            "tf.distribute.experimental.MultiWorkerMirroredStrategy",
+            "tf.distribute.experimental.ParameterServerStrategy",
+            "tf.distribute.cluster_resolver.GCEClusterResolver",
+            "tf.distribute.cluster_resolver.Kubernetes*",
+            "tf.distribute.cluster_resolver.SlurmClusterResolver", "tf.distribute.Server",
+            "tf.distribute.coordinator", "tf.distribute.experimental.coordinator",
+            "tf.distribute.experimental.rpc", "tf.config.experimental_connect_to_*",
+            "tf.train.ClusterDef", "tf.train.ClusterSpec", "tf.train.JobDef",
+            "tf.train.ServerDef"]
+_QUANTIZED_DTYPES = ["qint8", "qint16", "qint32", "quint8", "quint16"]
+
+EXCLUDED = [
+    ("quantized integer dtypes exist only for TF's quantized C++ kernels (TFLite, TPU); "
+     "NumPy has no such type and no TF 2 Python API creates tensors of them",
+     [f"tf.{space}{name}" for space in ("", "dtypes.") for name in _QUANTIZED_DTYPES]
+     + ["tf.dtypes.QUANTIZED_DTYPES"]),
+    ("handle dtypes of TF's C++ runtime (resource variables, dataset variants); minitf's "
+     "variables and datasets are Python objects, so no tensor has these dtypes",
+     ["tf.resource", "tf.variant", "tf.dtypes.resource", "tf.dtypes.variant"]),
+    ("tf.raw_ops is ~1,500 generated wrappers of TF's C++ kernels (AddV2, MatMul, ...); "
+     "minitf's ops are the Python functions under tf, tf.math, tf.nn, ...",
+     ["tf.raw_ops"]),
+    ("compilers, converters and C++ plug-ins of the TF runtime (XLA, MLIR, TF Lite, DTensor "
+     "meshes, custom-op libraries); minitf is an interpreter on NumPy with no C++ side",
+     ["tf.xla", "tf.mlir", "tf.lite", "tf.dtensor", "tf.sysconfig", "tf.load_library",
+      "tf.load_op_library", "tf.config.experimental.*_mlir_bridge",
+      "tf.config.optimizer.*_jit"]),
+    ("needs Cloud TPU hardware and XLA; minitf runs on the CPU (its TPUStrategy says so)",
+     _TPU),
+    ("needs several machines talking gRPC (workers, parameter servers, cluster managers); "
+     "minitf runs in one process - MirroredStrategy over logical CPUs teaches the idea",
+     _CLUSTER),
+    ("tf.distribute.NcclAllReduce needs NVIDIA GPUs and the NCCL library",
+     ["tf.distribute.NcclAllReduce"]),
+    ("LinearOperator* is a 21-class structured-matrix framework that TensorFlow Probability "
+     "builds on; course code uses dense matrices and tf.linalg's functions",
+     ["tf.linalg.LinearOperator*"]),
+    ("keras.applications is a zoo of ImageNet models whose pretrained weights are "
+     "downloads of 10-500 MB; at NumPy speed they are not runnable in a lesson",
+     ["tf.keras.applications"]),
+    ("Keras 3's bridges to the JAX, Flax and PyTorch backends and their tools (Orbax "
+     "checkpoints, JAX's distribution API, Flax NNX); minitf is the TensorFlow side only",
+     ["tf.keras.layers.JaxLayer", "tf.keras.layers.FlaxLayer",
+      "tf.keras.layers.TorchModuleWrapper", "tf.keras.callbacks.OrbaxCheckpoint",
+      "tf.keras.distribution", "tf.keras.config.is_nnx_enabled"]),
+    ("int4/int8/float8 weight quantization for large-model inference (GPTQ, AWQ); NumPy "
+     "has no int4 or float8, and the point of it is speed on accelerators",
+     ["tf.keras.quantizers", "tf.keras.Quantizer", "tf.keras.dtype_policies.AWQDTypePolicy",
+      "tf.keras.dtype_policies.GPTQDTypePolicy", "tf.keras.dtype_policies.Int4DTypePolicy",
+      "tf.keras.dtype_policies.Quantized*"]),
+    ("flash attention is a fused GPU/TPU attention kernel (cuDNN, Pallas); there is no such "
+     "kernel to switch on a NumPy CPU engine",
+     ["tf.keras.config.*flash_attention*"]),
+]

@@ -1,0 +1,91 @@
+"""Names minitf shows that TF 2.21 does not have at that path, each with the reason.
+
+Each entry is (reason, [fnmatch pattern on the full name, ...]). The coverage
+test fails on any minitf-only name not listed here: a learner who uses it writes
+code that real TensorFlow rejects, so each one must be a choice, said out loud.
+Reasons start with one of:
+
+* "minitf extra:" - teaching-only, on purpose; its docstring says it is minitf's.
+* "Keras 2:" - a tf.keras 2 name Keras 3 dropped, kept so older course code runs.
+* "TF 1:" - a TF 1 name TF 2 only has elsewhere (`tf.log` is `tf.math.log`).
+  Real TF 2.21 raises AttributeError for it: a fidelity gap, to remove.
+* "Leak:" - an implementation import visible in a package's namespace (TF
+  hides its internals): a fidelity gap, to remove (`del` it, or import it under
+  a leading underscore).
+"""
+# Package namespace -> the tf.* ops (and `tf_export`) its __init__ imports and leaves visible.
+_LEAKED_IMPORTS = {
+    "data.experimental": "tf_export",
+    "keras.activations": "tf_export",
+    "keras.backend": "tf_export",
+    "keras.constraints": "tf_export",
+    "keras.initializers": "tf_export",
+    "keras.losses": "cast convert_to_tensor divide_no_nan logical_and not_equal reduce_sum size "
+                    "squeeze tf_export",
+    "keras.optimizers.schedules": "cast ceil cond convert_to_tensor cos equal floor greater less "
+                                  "less_equal logical_and minimum pow tf_export where",
+    "keras.regularizers": "tf_export",
+    "saved_model": "tf_export",
+}
+
+MINITF_ONLY = [
+    ("minitf extra: small datasets shipped with minitf (no download), for the lessons",
+     ["tf.keras.datasets.digits", "tf.keras.datasets.iris", "tf.keras.datasets.reviews",
+      "tf.keras.datasets.synthetic", "tf.keras.datasets.wine"]),
+    ("minitf extra: per-stage pipeline timings for the tf.data timeline widget",
+     ["tf.data.experimental.record_timings"]),
+    ("minitf extra: turns enable_debug_mode off again (TF has no way back)",
+     ["tf.data.experimental.disable_debug_mode"]),
+    ("Keras 2: DenseFeatures (feature columns into a model), removed in Keras 3",
+     ["tf.keras.layers.DenseFeatures"]),
+    ("Keras 2: LocallyConnected1D/2D, removed in Keras 3",
+     ["tf.keras.layers.LocallyConnected1D", "tf.keras.layers.LocallyConnected2D"]),
+    ("Keras 2: AbstractRNNCell, removed in Keras 3 (a cell is any Layer with state_size)",
+     ["tf.keras.layers.AbstractRNNCell"]),
+    ("Keras 2: keras.metrics.accuracy (the function), removed in Keras 3",
+     ["tf.keras.metrics.accuracy"]),
+    ("Keras 2: tf.keras.InputLayer; Keras 3 has it only as tf.keras.layers.InputLayer",
+     ["tf.keras.InputLayer"]),
+    ("Keras 2: the long loss-function names; TF 2.21's tf.losses/tf.metrics have only "
+     "the short ones (mse, mae, ...), standalone Keras 3 has them under keras.losses",
+     ["tf.losses.kl_divergence", "tf.losses.log_cosh", "tf.losses.mean_*",
+      "tf.metrics.mean_*"]),
+    ("TF 1: top-level math names TF 2 has only under tf.math (tf.math.log, ...)",
+     ["tf.conj", "tf.floordiv", "tf.floormod", "tf.log", "tf.logical_xor", "tf.mod"]),
+    ("TF 1: top-level tf.io names (tf.io.read_file, ...)",
+     ["tf.decode_csv", "tf.read_file", "tf.write_file"]),
+    ("TF 1: tf.lin_space is tf.linspace in TF 2", ["tf.lin_space"]),
+    ("TF 1: tf.tensor_strided_slice_update is tf.raw_ops.TensorStridedSliceUpdate in TF 2",
+     ["tf.tensor_strided_slice_update"]),
+    ("TF 1: tf.realdiv is top-level only in TF 2", ["tf.math.realdiv"]),
+    ("TF 1: tf.saved_model.signature_constants/tag_constants are tf.compat.v1 modules; "
+     "TF 2 has their values as tf.saved_model.SERVING and "
+     "tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
+     ["tf.saved_model.signature_constants", "tf.saved_model.tag_constants"]),
+    ("Leak: classes tf.train's functions return (TF hides them: load_checkpoint gives a "
+     "CheckpointReader, Checkpoint.restore a load status)",
+     ["tf.train.CheckpointLoadStatus", "tf.train.CheckpointReader",
+      "tf.train.InitializationOnlyStatus"]),
+    ("Leak: minitf.autograph's implementation (TF has these under tf.autograph.experimental "
+     "or not at all)",
+     ["tf.autograph.Function", "tf.autograph.convert", "tf.autograph.do_not_convert",
+      "tf.autograph.set_loop_options"]),
+    ("Leak: helpers of minitf's keras/saved_model packages",
+     ["tf.keras.backend.unique_name", "tf.keras.initializers.RandomInitializer",
+      "tf.keras.initializers.compute_fans", "tf.keras.losses.ALL_OBJECTS",
+      "tf.keras.losses.LossFunctionWrapper", "tf.keras.losses.get_loss",
+      "tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values",
+      "tf.keras.losses.squeeze_or_expand_to_same_rank",
+      "tf.keras.losses.standardize_reduction", "tf.saved_model.DEFAULT_SIGNATURE"]),
+    ("Leak: tf.* ops imported into minitf's keras/data/saved_model package namespaces",
+     [f"tf.{space}.{name}" for space, names in _LEAKED_IMPORTS.items()
+      for name in names.split()]),
+]
+
+# Names TF 2.21 has whose kind (module/class/function/constant) differs in minitf.
+KIND_DIFFERS = [
+    ("minitf's tf.device is the context-manager class; TF's is a function returning one "
+     "(same use in `with tf.device(...)`; isinstance checks differ)", ["tf.device"]),
+    ("minitf's tf.summary.record_if is the context-manager class; TF's is a function "
+     "returning one (same use in `with`)", ["tf.summary.record_if"]),
+]
