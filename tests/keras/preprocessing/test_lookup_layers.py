@@ -269,3 +269,48 @@ def test_sparse_output():
     np.testing.assert_array_equal(tf.sparse.to_dense(out).numpy(), [[0, 2, 0], [1, 0, 1]])
     with pytest.raises(ValueError, match="`sparse` may only be true"):
         L.StringLookup(sparse=True)
+
+
+def _saved_model(tmp_path):
+    words = tf.keras.Input(shape=(2,), dtype="string")
+    adapted = L.StringLookup(output_mode="tf_idf")
+    adapted.adapt([["a", "b"], ["a", "c"]])
+    model = tf.keras.Model(words, adapted(words))
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    return model, path
+
+
+def test_keras_file_keeps_the_adapted_vocabulary_and_idf(tmp_path):
+    import zipfile
+    model, path = _saved_model(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        assert z.read("assets/layers/string_lookup/vocabulary.txt") == b"[UNK]\na\nc\nb"
+    loaded = tf.keras.models.load_model(path)
+    x = tf.constant([["a", "c"], ["b", "q"]])
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+    assert loaded.layers[1].get_vocabulary() == ["[UNK]", "a", "c", "b"]
+
+
+def test_keras_file_without_its_vocabulary_is_refused(tmp_path):
+    import zipfile
+    _, path = _saved_model(tmp_path)
+    broken = str(tmp_path / "broken.keras")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(broken, "w") as dst:
+        for name in src.namelist():
+            if not name.startswith("assets/"):
+                dst.writestr(name, src.read(name))
+    with pytest.raises(ValueError, match="assets of layer"):
+        tf.keras.models.load_model(broken)
+
+
+def test_integer_lookup_vocabulary_given_as_a_list_lives_in_the_config(tmp_path):
+    import zipfile
+    ids = tf.keras.Input(shape=(2,), dtype="int64")
+    model = tf.keras.Model(ids, L.IntegerLookup(vocabulary=[5, 6], mask_token=0)(ids))
+    path = str(tmp_path / "ints.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as z:
+        assert not [n for n in z.namelist() if n.startswith("assets/")]
+    loaded = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(loaded(tf.constant([[6, 0]], tf.int64)).numpy(), [[3, 0]])
