@@ -123,7 +123,8 @@ def main():
                 "Submodules appear as names of kind 'module' in their parent; only the "
                 "listed modules are walked.",
     }
-    text = json.dumps({"about": about, "modules": modules, "keras_standalone": standalone}, indent=1, sort_keys=True)
+    data = {"about": about, "modules": modules, "keras_standalone": standalone}
+    text = json.dumps(data, indent=1, sort_keys=True)
     with _atomic_write(OUT) as tmp, open(tmp, "w") as f:
         f.write(text + "\n")
     total = sum(len(v) for v in modules.values())
