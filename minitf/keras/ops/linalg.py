@@ -1,0 +1,134 @@
+"""`keras.ops.linalg`: det, inv, solve, cholesky, qr, svd, eigh, norm, lstsq, ...
+
+Thin calls to `tf.linalg`; ints compute in float32 as elsewhere in Keras.
+
+>>> import minitf as tf
+>>> from minitf.keras import ops
+>>> ops.linalg.det(tf.constant([[2.0, 0.0], [0.0, 3.0]]))
+<tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+"""
+import minitf as tf
+
+from ._export import keras_ops_export
+from .. import ops  # noqa: F401 - the examples below call ops.*
+from .dtype_rules import convert, float_dtype, promote
+
+
+def _float(x):
+    x = convert(x)
+    dtype = float_dtype(x.dtype.name)
+    return x if dtype == x.dtype.name else tf.cast(x, dtype)
+
+
+@keras_ops_export("linalg")
+def det(x):
+    """The determinant of each square matrix."""
+    return tf.linalg.det(_float(x))
+
+
+@keras_ops_export("linalg")
+def inv(x):
+    """The inverse of each square matrix."""
+    return tf.linalg.inv(_float(x))
+
+
+@keras_ops_export("linalg")
+def solve(a, b):
+    """x with a @ x = b.
+
+    >>> ops.solve(tf.constant([[2.0, 0.0], [0.0, 4.0]]), tf.constant([[2.0], [2.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1. ],
+           [0.5]], dtype=float32)>
+    """
+    a, b = promote(_float(a), _float(b))
+    return tf.linalg.solve(a, b)
+
+
+@keras_ops_export("linalg")
+def solve_triangular(a, b, lower=False):
+    """x with a @ x = b for a triangular `a` (lower or upper)."""
+    a, b = promote(_float(a), _float(b))
+    squeeze = b.shape.rank == a.shape.rank - 1
+    if squeeze:
+        b = tf.expand_dims(b, -1)
+    x = tf.linalg.triangular_solve(a, b, lower=lower)
+    return tf.squeeze(x, -1) if squeeze else x
+
+
+@keras_ops_export("linalg")
+def cholesky(x, upper=False):
+    """L with L @ L^T = x (or its transpose U if `upper`)."""
+    lower = tf.linalg.cholesky(_float(x))
+    return tf.linalg.adjoint(lower) if upper else lower
+
+
+@keras_ops_export("linalg")
+def cholesky_inverse(x, upper=False):
+    """The inverse of A from its Cholesky factor (lower L, or upper U)."""
+    factor = _float(x)
+    lower = tf.linalg.adjoint(factor) if upper else factor
+    eye = tf.eye(lower.shape[-1], batch_shape=lower.shape.as_list()[:-2], dtype=lower.dtype)
+    return tf.linalg.cholesky_solve(lower, eye)
+
+
+@keras_ops_export("linalg")
+def qr(x, mode="reduced"):
+    """(q, r) with x = q @ r; mode 'reduced' or 'complete'."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError("`mode` argument value not supported. Expected one of "
+                         f"{{'reduced', 'complete'}}. Received: mode={mode}")
+    return tf.linalg.qr(_float(x), full_matrices=mode == "complete")
+
+
+@keras_ops_export("linalg")
+def svd(x, full_matrices=True, compute_uv=True):
+    """(u, s, vh) with x = u @ diag(s) @ vh (NumPy's order, unlike tf.linalg.svd's (s, u, v))."""
+    x = _float(x)
+    if not compute_uv:
+        return tf.linalg.svd(x, full_matrices=full_matrices, compute_uv=False)
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+    return u, s, tf.linalg.adjoint(v)
+
+
+@keras_ops_export("linalg")
+def eigh(x):
+    """(eigenvalues ascending, eigenvectors as columns) of a symmetric matrix."""
+    return tf.linalg.eigh(_float(x))
+
+
+@keras_ops_export("linalg")
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's argument name
+    """NumPy's norm: 2-norm of vectors, Frobenius of matrices by default.
+
+    >>> ops.norm(tf.constant([3.0, 4.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
+    """
+    x = _float(x)
+    if axis is None:
+        axis = tuple(range(x.shape.rank))
+    axis = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    if len(axis) == 1:
+        if ord is None or ord == 2:
+            return tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=keepdims))
+        return tf.linalg.norm(x, ord=ord, axis=axis[0], keepdims=keepdims)
+    if ord in (None, "fro"):
+        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=keepdims))
+    return tf.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+@keras_ops_export("linalg")
+def lstsq(a, b, rcond=None):
+    """The least-squares x minimising |a @ x - b|."""
+    a, b = promote(_float(a), _float(b))
+    squeeze = b.shape.rank == 1
+    if squeeze:
+        b = tf.expand_dims(b, -1)
+    x = tf.linalg.lstsq(a, b, fast=False)
+    return tf.squeeze(x, -1) if squeeze else x
+
+
+@keras_ops_export()
+def logdet(x):
+    """log(det(x)) of a symmetric positive-definite matrix."""
+    return tf.linalg.logdet(_float(x))
