@@ -1,0 +1,110 @@
+"""What every image decoder shares: Pillow (imported lazily), format sniffing, size limits.
+
+minitf decodes through Pillow, which links the same libjpeg-turbo, libpng and
+zlib as TensorFlow, so decoding the same bytes gives the same pixels. Pillow
+is imported on first use, so `import minitf` still needs only NumPy.
+
+A decoder first reads only the header and refuses absurd dimensions (more
+than `MAX_PIXELS` pixels, or a side over `MAX_SIDE`) before anything is
+allocated: a 100-byte file claiming to be 60000 x 60000 pixels is an error,
+not a 10 GB allocation.
+
+>>> sniff(b"\\x89PNG\\r\\n\\x1a\\n....")
+'png'
+>>> sniff(b"\\xff\\xd8\\xff\\xe0....")
+'jpeg'
+"""
+import io
+
+import numpy as np
+
+from ..framework import errors
+
+MAX_SIDE = 1 << 16          # JPEG cannot go past 65535 a side; no real photo is larger
+MAX_PIXELS = 1 << 28        # 268M pixels: about 1 GB as RGBA uint8
+
+_SIGNATURES = [(b"\xff\xd8\xff", "jpeg"), (b"\x89PNG", "png"), (b"GIF8", "gif"), (b"BM", "bmp")]
+
+
+def pillow_image():
+    """PIL.Image, or an ImportError saying how to install Pillow."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError("minitf's image codecs (tf.io.decode_png, encode_jpeg, ...) use "
+                          "Pillow: pip install 'Pillow>=10' (or pip install 'minitf[image]')."
+                          ) from None
+    return Image
+
+
+def as_bytes(contents):
+    """The bytes of a scalar tf.string value (a 0-d object array holding bytes)."""
+    value = contents[()] if isinstance(contents, np.ndarray) else contents
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
+def sniff(data):
+    """'jpeg', 'png', 'gif', 'bmp' from the first bytes, or None."""
+    for magic, kind in _SIGNATURES:
+        if data.startswith(magic):
+            return kind
+    return None
+
+
+def bad_data(op_name, message, hint=None):
+    return errors.op_error(errors.InvalidArgumentError, op_name, message, hint)
+
+
+def unknown_format(op_name):
+    return bad_data(op_name, "Unknown image file format. One of JPEG, PNG, GIF, BMP required.",
+                    "The bytes start with none of their signatures: pass the file's "
+                    "contents (tf.io.read_file), not its name.")
+
+
+def check_channels(op_name, channels, allowed=(0, 1, 3, 4)):
+    if channels not in allowed:
+        names = ", ".join(str(c) for c in allowed[:-1]) + f" or {allowed[-1]}"
+        raise bad_data(op_name, f"`channels` must be {names} but got {channels}")
+
+
+def open_image(op_name, data):
+    """Read the header with Pillow and check the declared size; nothing is decoded yet."""
+    image_module = pillow_image()
+    try:
+        image = image_module.open(io.BytesIO(data))
+    except Exception:  # Pillow raises several classes for unreadable headers
+        raise bad_data(op_name, f"Invalid {sniff(data) or 'image'} data, size {len(data)}",
+                       "The header cannot be read: the file is truncated or not an image."
+                       ) from None
+    width, height = image.size
+    if width >= MAX_SIDE or height >= MAX_SIDE or width * height > MAX_PIXELS:
+        raise bad_data(op_name, f"Image dimensions are too large: {width} x {height}",
+                       f"minitf refuses images with a side of {MAX_SIDE} or more pixels, or more "
+                       f"than {MAX_PIXELS} pixels, before allocating them.")
+    return image
+
+
+def load(op_name, image):
+    """Decode the pixels, turning Pillow's errors on corrupt data into TF's class."""
+    try:
+        image.load()
+    except Exception as exc:
+        raise bad_data(op_name, f"Invalid image data: {exc}",
+                       "The file is corrupt or truncated.") from None
+    return image
+
+
+def to_channels(image, channels):
+    """A decoded Pillow image as an [h, w, c] uint8 array with `channels` (0: as stored)."""
+    mode = image.mode
+    if mode in ("1", "P", "PA", "CMYK", "YCbCr", "RGBX", "I", "F", "LAB", "HSV"):
+        mode = "RGBA" if mode in ("PA",) or "transparency" in image.info else "RGB"
+        if image.mode in ("1",):
+            mode = "L"
+    natural = {"L": 1, "LA": 2, "RGB": 3, "RGBA": 4}.get(mode, 3)
+    want = channels or natural
+    target = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[want]
+    if image.mode != target:
+        image = image.convert(target)
+    array = np.asarray(image, dtype=np.uint8)
+    return array.reshape(array.shape[0], array.shape[1], want)

@@ -1,0 +1,207 @@
+"""PNG, BMP and GIF: `decode_png`, `encode_png`, `decode_bmp`, `decode_gif`, `decode_image`.
+
+Decoded images are uint8 tensors `[height, width, channels]` (GIF: a 4-D
+`[frames, height, width, 3]`); `channels=0` keeps the file's own count, 1, 3 or
+4 convert (grey, RGB, RGBA). As in TensorFlow, each decoder reads any of the
+formats, and `decode_image` also converts to `dtype`:
+
+>>> import minitf as tf
+>>> pixels = tf.constant([[[0, 128, 255], [7, 8, 9]]], tf.uint8)
+>>> png = tf.io.encode_png(pixels)
+>>> bool(tf.reduce_all(tf.io.decode_png(png) == pixels))   # PNG is lossless
+True
+>>> tf.io.decode_image(png, dtype=tf.float32).dtype
+tf.float32
+
+`encode_png` is written out below (a PNG is a signature and three chunks,
+the pixels zlib-compressed row by row); decoding goes through Pillow
+(codec_common.py), bounded before it allocates.
+"""
+import struct
+import zlib
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.op import Op, apply
+from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tf_export import tf_export
+from . import codec_common as cc
+from .dtype_conversion import convert_image_dtype
+
+# --- encode_png: a PNG writer in a few lines ----------------------------------------------
+_COLOR_TYPE = {1: 0, 2: 4, 3: 2, 4: 6}  # channels -> PNG colour type (grey, grey+alpha, RGB, RGBA)
+
+
+def _chunk(kind, body):
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+
+def _encode_png(image, compression=-1):
+    if image.ndim != 3 or image.shape[-1] not in _COLOR_TYPE:
+        got = image.shape[-1] if image.ndim == 3 else image.ndim
+        raise cc.bad_data("EncodePng", f"image must have 1, 2, 3, or 4 channels, got {got}"
+                          if image.ndim == 3 else f"image must be 3-dimensional, got rank {got}")
+    height, width, channels = image.shape
+    depth = 16 if image.dtype == np.uint16 else 8
+    header = struct.pack(">IIBBBBB", width, height, depth, _COLOR_TYPE[channels], 0, 0, 0)
+    rows = image.astype(">u2" if depth == 16 else np.uint8).reshape(height, -1).view(np.uint8)
+    raw = np.concatenate([np.zeros((height, 1), np.uint8), rows], axis=1)  # filter 0 per row
+    out = np.empty((), object)
+    out[()] = (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
+               + _chunk(b"IDAT", zlib.compress(raw.tobytes(), compression))
+               + _chunk(b"IEND", b""))
+    return out
+
+
+EncodePng = Op("EncodePng", _encode_png, dtypes={dtypes.uint8, dtypes.uint16},
+               shape=lambda s, **a: TensorShape([]), dtype=dtypes.string)
+
+
+@tf_export("io.encode_png", "image.encode_png")
+def encode_png(image, compression=-1, name=None):
+    """PNG bytes of a uint8 or uint16 image [height, width, channels] (1 to 4 channels).
+
+    compression: zlib's level, 0 (none) to 9 (smallest); -1 is zlib's default.
+
+    >>> png = tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8))
+    >>> png.numpy()[:4]
+    b'\\x89PNG'
+    """
+    if not -1 <= int(compression) <= 9:
+        raise ValueError(f"compression must be between -1 and 9, got {compression}")
+    return apply(EncodePng, [convert_to_tensor(image)], {"compression": int(compression)})
+
+
+# --- decoding ------------------------------------------------------------------------------
+def _frames(image):
+    """Every frame of an animation (GIF), composed as a viewer shows it, as RGB."""
+    frames = []
+    for index in range(getattr(image, "n_frames", 1)):
+        image.seek(index)
+        frames.append(np.asarray(image.convert("RGB"), dtype=np.uint8))
+    return np.stack(frames)
+
+
+def _pixels(op_name, image, channels, dtype):
+    """One still image as an array of `dtype` (uint8 or uint16), 16-bit files kept exact."""
+    if image.mode.startswith("I;16") and channels in (0, 1):
+        wide = np.asarray(image, dtype=np.uint16)[..., None]
+        return wide if dtype == np.uint16 else (wide >> 8).astype(np.uint8)
+    if dtype == np.uint16 and image.info.get("bit_depth", 8) == 16 or (
+            image.format == "PNG" and dtype == np.uint16 and image.mode not in ("L", "LA", "P",
+                                                                                "RGB", "RGBA")):
+        raise cc.bad_data(op_name, "decoding a 16-bit colour PNG as uint16 is not supported "
+                          "by minitf", "Decode it as uint8 (dtype=tf.uint8).")
+    narrow = cc.to_channels(image, channels)
+    return narrow.astype(np.uint16) * 257 if dtype == np.uint16 else narrow
+
+
+def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
+    """The one decoder behind every op: sniff, check the header, decode, convert.
+
+    animated: 'first' (a 3-D image: the first frame), 'all' (always 4-D frames),
+    'expand' (4-D for a GIF, 3-D for the rest: decode_image's expand_animations)."""
+    data = cc.as_bytes(contents)
+    cc.check_channels(op_name, channels)
+    kind = cc.sniff(data)
+    if kind is None:
+        raise cc.unknown_format(op_name)
+    image = cc.load(op_name, cc.open_image(op_name, data))
+    if animated == "all" or (animated == "expand" and kind == "gif"):
+        if channels not in (0, 3):
+            raise cc.bad_data(op_name, f"channels must be 0 or 3 for GIF, got {channels}")
+        return _frames(image)
+    return _pixels(op_name, image, channels, np.dtype(dtype))
+
+
+def _still_shape(channels):
+    return TensorShape([None, None, channels or None])
+
+
+DecodePng = Op("DecodePng", lambda c, **a: _decode(c, "DecodePng", **a), dtypes={dtypes.string},
+               shape=lambda s, channels=0, **a: _still_shape(channels),
+               dtype=lambda d, dtype="uint8", **a: dtypes.as_dtype(dtype))
+DecodeBmp = Op("DecodeBmp", lambda c, **a: _decode(c, "DecodeBmp", **a), dtypes={dtypes.string},
+               shape=lambda s, channels=0, **a: _still_shape(channels), dtype=dtypes.uint8)
+DecodeGif = Op("DecodeGif", lambda c, **a: _decode(c, "DecodeGif", animated="all"),
+               dtypes={dtypes.string}, shape=lambda s, **a: TensorShape([None, None, None, 3]),
+               dtype=dtypes.uint8)
+DecodeImage = Op("DecodeImage", lambda c, **a: _decode(c, "DecodeImage", **a),
+                 dtypes={dtypes.string},
+                 shape=lambda s, channels=0, animated="expand", **a: (
+                     TensorShape(None) if animated == "expand" else _still_shape(channels)),
+                 dtype=lambda d, dtype="uint8", **a: dtypes.as_dtype(dtype))
+
+
+def _contents(contents):
+    return convert_to_tensor(contents, dtypes.string)
+
+
+@tf_export("io.decode_png", "image.decode_png")
+def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
+    """A PNG's pixels, uint8 (or uint16: 16-bit files keep their precision, 8-bit ones x 257).
+
+    >>> png = tf.io.encode_png(tf.constant([[[0], [255]]], tf.uint8))
+    >>> tf.io.decode_png(png, dtype=tf.uint16)[..., 0]
+    <tf.Tensor: shape=(1, 2), dtype=uint16, numpy=array([[    0, 65535]], dtype=uint16)>
+    """
+    dtype = dtypes.as_dtype(dtype)
+    if dtype not in (dtypes.uint8, dtypes.uint16):
+        raise TypeError(f"Value for attr 'dtype' of {dtype.name} is not in the list of allowed "
+                        "values: uint8, uint16")
+    return apply(DecodePng, [_contents(contents)], {"channels": channels, "dtype": dtype.name})
+
+
+@tf_export("io.decode_bmp", "image.decode_bmp")
+def decode_bmp(contents, channels=0, name=None):
+    """A BMP's pixels as uint8 [height, width, channels] (channels 0, 1, 3 or 4).
+
+    >>> import io
+    >>> from PIL import Image
+    >>> f = io.BytesIO(); Image.new("RGB", (2, 1), (10, 20, 30)).save(f, "BMP")
+    >>> tf.io.decode_bmp(f.getvalue())[0, 0].numpy()
+    array([10, 20, 30], dtype=uint8)
+    """
+    return apply(DecodeBmp, [_contents(contents)], {"channels": channels})
+
+
+@tf_export("io.decode_gif", "image.decode_gif")
+def decode_gif(contents, name=None):
+    """Every frame of a GIF: uint8 [num_frames, height, width, 3], each frame as shown.
+
+    >>> import io
+    >>> from PIL import Image
+    >>> f = io.BytesIO()
+    >>> frames = [Image.new("RGB", (4, 2), c) for c in [(255, 0, 0), (0, 0, 255)]]
+    >>> frames[0].save(f, "GIF", save_all=True, append_images=frames[1:])
+    >>> gif = tf.io.decode_gif(f.getvalue())
+    >>> gif.shape, gif[1, 0, 0].numpy()
+    (TensorShape([2, 2, 4, 3]), array([  0,   0, 255], dtype=uint8))
+    """
+    return apply(DecodeGif, [_contents(contents)])
+
+
+@tf_export("io.decode_image", "image.decode_image")
+def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
+                 expand_animations=True):
+    """Decode a JPEG, PNG, GIF or BMP, whichever the bytes are; convert to `dtype`.
+
+    A GIF gives 4-D frames unless `expand_animations=False` (then its first frame);
+    float32 images are scaled into [0, 1] (`convert_image_dtype`).
+
+    >>> png = tf.io.encode_png(tf.constant([[[255]]], tf.uint8))
+    >>> tf.io.decode_image(png, dtype=tf.float32).numpy()
+    array([[[1.]]], dtype=float32)
+    """
+    channels = 0 if channels is None else channels
+    dtype = dtypes.as_dtype(dtype)
+    decode_as = dtype if dtype in (dtypes.uint8, dtypes.uint16) else dtypes.uint16
+    if dtype == dtypes.float32:
+        decode_as = dtypes.uint8
+    image = apply(DecodeImage, [_contents(contents)],
+                  {"channels": channels, "dtype": decode_as.name,
+                   "animated": "expand" if expand_animations else "first"})
+    return image if decode_as == dtype else convert_image_dtype(image, dtype)
