@@ -99,7 +99,9 @@ def _atomic_write(path):
     return module.atomic_write(path)
 
 
-def main():
+def main(argv):
+    """`--out PATH` writes elsewhere (test_names_match_real_tf.py compares with the committed file)."""
+    out = argv[argv.index("--out") + 1] if "--out" in argv else OUT
     import tensorflow as tf
     import keras
 
@@ -125,11 +127,11 @@ def main():
     }
     data = {"about": about, "modules": modules, "keras_standalone": standalone}
     text = json.dumps(data, indent=1, sort_keys=True)
-    with _atomic_write(OUT) as tmp, open(tmp, "w") as f:
+    with _atomic_write(out) as tmp, open(tmp, "w") as f:
         f.write(text + "\n")
     total = sum(len(v) for v in modules.values())
-    print(f"wrote {OUT}: {len(modules)} modules, {total} names")
+    print(f"wrote {out}: {len(modules)} modules, {total} names")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
