@@ -11,4 +11,6 @@ One module per layer (or per family); `tf.keras.layers.*` exports them.
 `keras/__init__.py` imports every module of this package, so the imports below
 only say what is here.
 """
+from . import category_encoding, discretization, hashed_crossing, hashing  # noqa: F401
+from . import normalization, rescaling  # noqa: F401
 from . import integer_lookup, string_lookup  # noqa: F401  (P2: the lookups; base in index_lookup.py)

@@ -32,11 +32,10 @@ import minitf as tf
 
 from ....framework import errors
 from ....framework.op import Op, apply
-from ....framework.tensor import Tensor
 from ....framework.tensor_shape import TensorShape
 from ....framework.tf_export import tf_export
-from ...engine.base_layer import Layer
 from ...engine.keras_tensor import KerasTensor
+from .data_layer import DataLayer
 
 OUTPUT_MODES = ("count", "one_hot", "multi_hot")
 
@@ -73,15 +72,41 @@ DenseBincount = Op("DenseBincount", _dense_bincount, typed=(1,), shape=_bincount
 def dense_bincount(ids, size, binary_output, count_weights=None, dtype="float32"):
     """How often each id in [0, size) appears in each row (1 or 0 with `binary_output`)."""
     ids = tf.cast(ids, "int64")
-    weights = (tf.zeros([0], dtype) if count_weights is None
-               else tf.cast(count_weights, count_weights.dtype))
+    weights = tf.zeros([0], dtype) if count_weights is None else count_weights
     return apply(DenseBincount, [ids, weights], {"size": int(size),
                                                  "binary_output": bool(binary_output)})
 
 
+def encode_categorical_inputs(inputs, output_mode, depth, dtype, count_weights=None):
+    """Ids -> "int" (cast), "one_hot", "multi_hot" or "count" vectors of length `depth`.
+
+    Shared by CategoryEncoding, Discretization, Hashing and HashedCrossing, as
+    Keras's `numerical_utils.encode_categorical_inputs` is.
+    """
+    inputs = tf.convert_to_tensor(inputs)
+    if output_mode == "int":
+        return tf.cast(inputs, dtype)
+    if inputs.shape.rank == 0:
+        inputs = tf.expand_dims(inputs, -1)
+    rank = inputs.shape.rank
+    if output_mode == "one_hot":
+        if rank > 1 and inputs.shape[-1] == 1:
+            inputs = tf.squeeze(inputs, -1)
+        return tf.one_hot(tf.cast(inputs, "int64"), depth, dtype=dtype)
+    if rank <= 2:
+        return dense_bincount(inputs, depth, output_mode == "multi_hot", count_weights, dtype)
+    # rank 3 and more: one-hot, then reduce over axis 1 (as Keras's fallback does)
+    hot = tf.one_hot(tf.cast(inputs, "int64"), depth, dtype=dtype)
+    if output_mode == "multi_hot":
+        return tf.reduce_max(hot, axis=1)
+    if count_weights is not None:
+        hot = hot * tf.expand_dims(count_weights, -1)
+    return tf.reduce_sum(hot, axis=1)
+
+
 # --- the layer --------------------------------------------------------------------------------
 @tf_export("keras.layers.CategoryEncoding")
-class CategoryEncoding(Layer):
+class CategoryEncoding(DataLayer):
     """Encode integer ids as one-hot, multi-hot or count vectors of length `num_tokens`."""
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
@@ -104,36 +129,14 @@ class CategoryEncoding(Layer):
                 "SparseTensor cannot leave a model or Dataset.map yet, so only sparse=False "
                 "is supported. The dense output holds the same numbers.")
 
-    def _convert_input(self, x):  # ids are taken as they come: no float autocast
-        if x is None or isinstance(x, (KerasTensor, Tensor)):
-            return x
-        return tf.convert_to_tensor(x)
-
     def call(self, inputs, count_weights=None):
         if count_weights is not None:
             if self.output_mode != "count":
                 raise ValueError("`count_weights` is not used when `output_mode` is not "
                                  f"`'count'`. Received `count_weights={count_weights}`.")
             count_weights = tf.cast(count_weights, self.compute_dtype)
-        inputs = tf.convert_to_tensor(inputs)
-        if inputs.shape.rank == 0:
-            inputs = tf.expand_dims(inputs, -1)
-        rank = inputs.shape.rank
-        if self.output_mode == "one_hot":
-            if rank > 1 and inputs.shape[-1] == 1:
-                inputs = tf.squeeze(inputs, -1)
-            return tf.one_hot(tf.cast(inputs, "int64"), self.num_tokens,
-                              dtype=self.compute_dtype)
-        if rank <= 2:
-            return dense_bincount(inputs, self.num_tokens, self.output_mode == "multi_hot",
-                                  count_weights, self.compute_dtype)
-        # rank 3 and more: one-hot, then reduce over axis 1 (as Keras's fallback does)
-        hot = tf.one_hot(tf.cast(inputs, "int64"), self.num_tokens, dtype=self.compute_dtype)
-        if self.output_mode == "multi_hot":
-            return tf.reduce_max(hot, axis=1)
-        if count_weights is not None:
-            hot = hot * tf.expand_dims(count_weights, -1)
-        return tf.reduce_sum(hot, axis=1)
+        return encode_categorical_inputs(inputs, self.output_mode, self.num_tokens,
+                                         self.compute_dtype, count_weights)
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)

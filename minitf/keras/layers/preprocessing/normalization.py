@@ -35,7 +35,7 @@ import minitf as tf
 
 from ....framework.tensor import Tensor
 from ....framework.tf_export import tf_export
-from ...engine.base_layer import Layer
+from .data_layer import DataLayer
 
 EPSILON = 1e-7  # keras.backend.epsilon(): the smallest standard deviation divided by
 
@@ -46,7 +46,7 @@ def _first_of(batch):
 
 
 @tf_export("keras.layers.Normalization")
-class Normalization(Layer):
+class Normalization(DataLayer):
     """Shift and scale each feature to mean 0 and variance 1 (statistics from `adapt`)."""
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
