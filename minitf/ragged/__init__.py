@@ -21,3 +21,5 @@ from . import ragged_getitem  # noqa: F401
 from . import ragged_print  # noqa: F401
 from . import ragged_array_ops  # noqa: F401
 from . import ragged_cross  # noqa: F401
+from . import ragged_math  # noqa: F401
+from . import ragged_dispatch  # noqa: F401 - last: wraps the public ops

@@ -59,7 +59,20 @@ def merge_dims(value, outer_axis, inner_axis):
         return array_ops.reshape(value, dims[:outer_axis] + [-1] + dims[inner_axis + 1:])
     if outer_axis == 0:  # values' axis 0 already joins this tensor's axes 0 and 1
         return merge_dims(value.values, 0, inner_axis - 1)
-    return value.with_values(merge_dims(value.values, outer_axis - 1, inner_axis - 1))
+    if outer_axis > 1:
+        return value.with_values(merge_dims(value.values, outer_axis - 1, inner_axis - 1))
+    values, splits = value.values, _splits(value).astype(np.int64)
+    if is_ragged(values):  # row i of the result: the values of rows splits[i]..splits[i+1]
+        joined = RaggedTensor.from_row_splits(
+            values.values, _int_tensor(_splits(values)[splits], value.row_splits_dtype),
+            validate=False)
+        return merge_dims(joined, 1, inner_axis - 1)
+    dims = values.shape.as_list()
+    size = int(np.prod(dims[1:inner_axis]))
+    flat = array_ops.reshape(values, [-1] + dims[inner_axis:])
+    return RaggedTensor.from_row_splits(flat, _int_tensor(splits * size,
+                                                          value.row_splits_dtype),
+                                        validate=False)
 
 
 def concat_rows(values):
