@@ -34,8 +34,9 @@ TF_MODULES = [
     "", "autograph", "autograph.experimental", "bitwise", "compat", "config",
     "config.experimental", "config.optimizer", "config.threading", "data",
     "data.experimental", "debugging", "distribute", "distribute.cluster_resolver",
-    "distribute.experimental", "dtypes", "errors", "feature_column", "image", "io", "linalg",
-    "lookup", "math", "nest", "nn", "ragged", "random", "random.experimental",
+    "distribute.experimental", "dtypes", "errors", "feature_column", "image", "io", "io.gfile",
+    "linalg", "linalg.experimental", "lookup", "lookup.experimental", "math", "math.special",
+    "nest", "nn", "nn.experimental", "ragged", "random", "random.experimental",
     "saved_model", "sets", "signal", "sparse", "strings", "summary", "summary.experimental",
     "train", "types", "types.experimental", "version",
     # tf.losses, tf.metrics, tf.optimizers are Keras's modules under a second name.
@@ -43,10 +44,10 @@ TF_MODULES = [
 ]
 KERAS_MODULES = [
     "", "activations", "backend", "callbacks", "config", "constraints", "datasets",
-    "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision",
+    "dtype_policies", "export", "initializers", "layers", "losses", "metrics", "mixed_precision",
     "models", "ops", "ops.image", "ops.linalg", "ops.nn", "ops.numpy", "optimizers",
     "optimizers.schedules", "preprocessing", "preprocessing.sequence", "random",
-    "regularizers", "saving", "utils",
+    "regularizers", "saving", "tree", "utils",
 ]
 MODULES = TF_MODULES + ["keras." + m if m else "keras" for m in KERAS_MODULES]
 

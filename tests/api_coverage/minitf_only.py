@@ -9,6 +9,7 @@ Reasons start with one of:
 * "Keras 2:" - a tf.keras 2 name Keras 3 dropped, kept so older course code runs.
 * "TF 1:" - a TF 1 name TF 2 only has elsewhere (`tf.log` is `tf.math.log`).
   Real TF 2.21 raises AttributeError for it: a fidelity gap, to remove.
+* "Misplaced:" - a Keras/TF name exposed in a namespace where TF does not have it.
 * "Leak:" - an implementation import visible in a package's namespace (TF
   hides its internals): a fidelity gap, to remove (`del` it, or import it under
   a leading underscore).
@@ -24,6 +25,8 @@ _LEAKED_IMPORTS = {
                     "squeeze tf_export",
     "keras.optimizers.schedules": "cast ceil cond convert_to_tensor cos equal floor greater less "
                                   "less_equal logical_and minimum pow tf_export where",
+    "keras.ops.linalg": "convert float_dtype keras_ops_export promote",
+    "keras.ops.nn": "convert keras_ops_export standardize_dtype",
     "keras.regularizers": "tf_export",
     "saved_model": "tf_export",
 }
@@ -62,6 +65,8 @@ MINITF_ONLY = [
      "TF 2 has their values as tf.saved_model.SERVING and "
      "tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
      ["tf.saved_model.signature_constants", "tf.saved_model.tag_constants"]),
+    ("Misplaced: Keras 3 has logdet as keras.ops.logdet only, not in keras.ops.linalg",
+     ["tf.keras.ops.linalg.logdet"]),
     ("Leak: classes tf.train's functions return (TF hides them: load_checkpoint gives a "
      "CheckpointReader, Checkpoint.restore a load status)",
      ["tf.train.CheckpointLoadStatus", "tf.train.CheckpointReader",
@@ -77,7 +82,7 @@ MINITF_ONLY = [
       "tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values",
       "tf.keras.losses.squeeze_or_expand_to_same_rank",
       "tf.keras.losses.standardize_reduction", "tf.saved_model.DEFAULT_SIGNATURE"]),
-    ("Leak: tf.* ops imported into minitf's keras/data/saved_model package namespaces",
+    ("Leak: tf.* ops and helpers imported into minitf's keras/data/saved_model namespaces",
      [f"tf.{space}.{name}" for space, names in _LEAKED_IMPORTS.items()
       for name in names.split()]),
 ]
