@@ -16,7 +16,7 @@ with the ops) waits until that package is imported.
 >>> import minitf as tf
 >>> lazy_attribute("keras") is tf.keras
 True
->>> sorted(LAZY_ATTRIBUTES)[:3]
+>>> sorted(name for name in LAZY_ATTRIBUTES if name.islower())[:3]
 ['data', 'distribute', 'feature_column']
 
 In TensorFlow the same happens through generated `_api/v2` modules and
