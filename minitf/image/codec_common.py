@@ -64,7 +64,9 @@ def unknown_format(op_name):
 def check_channels(op_name, channels, allowed=(0, 1, 3, 4)):
     if channels not in allowed:
         names = ", ".join(str(c) for c in allowed[:-1]) + f" or {allowed[-1]}"
-        raise bad_data(op_name, f"`channels` must be {names} but got {channels}")
+        kind = " for BMP," if op_name == "DecodeBmp" else ""
+        raise bad_data(op_name, f"`channels` must be {names}{kind} but got {channels}",
+                       "0 keeps the file's channels; 1 is grey, 3 RGB, 4 RGBA.")
 
 
 def open_image(op_name, data):
@@ -103,6 +105,10 @@ def to_channels(image, channels):
             mode = "L"
     natural = {"L": 1, "LA": 2, "RGB": 3, "RGBA": 4}.get(mode, 3)
     want = channels or natural
+    if want == 1 and mode not in ("L", "LA"):  # TF's grey: floor(0.299 r + 0.587 g + 0.114 b)
+        rgb = np.asarray(image.convert("RGB"), dtype=np.int64)
+        grey = (rgb @ np.array([299, 587, 114])) // 1000
+        return grey.astype(np.uint8)[..., None]
     target = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[want]
     if image.mode != target:
         image = image.convert(target)

@@ -157,7 +157,7 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
 
 @tf_export("io.decode_bmp", "image.decode_bmp")
 def decode_bmp(contents, channels=0, name=None):
-    """A BMP's pixels as uint8 [height, width, channels] (channels 0, 1, 3 or 4).
+    """A BMP's pixels as uint8 [height, width, channels] (channels 0, 3 or 4).
 
     >>> import io
     >>> from PIL import Image
@@ -165,6 +165,7 @@ def decode_bmp(contents, channels=0, name=None):
     >>> tf.io.decode_bmp(f.getvalue())[0, 0].numpy()
     array([10, 20, 30], dtype=uint8)
     """
+    cc.check_channels("DecodeBmp", channels, (0, 3, 4))
     return apply(DecodeBmp, [_contents(contents)], {"channels": channels})
 
 

@@ -4,8 +4,10 @@
 JPEG is lossy: encoding throws away detail the eye misses (8 x 8 blocks of
 cosine frequencies, rounded; colour at half resolution), so a round trip
 returns close, not equal, pixels. Pillow and TensorFlow both use
-libjpeg-turbo with the same default (the accurate integer DCT, "fancy"
-upsampling), so decoding the same bytes gives the same pixels:
+libjpeg-turbo, so decoding the same bytes gives the same pixels as TF's
+`decode_jpeg(..., dct_method="INTEGER_ACCURATE")` (TF's default IDCT is the
+faster INTEGER_FAST: a few levels apart; see `decode_jpeg`). Encoding gives
+the very bytes TF writes:
 
 >>> import minitf as tf
 >>> x = tf.fill([8, 8, 3], tf.constant(100, tf.uint8))
@@ -66,22 +68,31 @@ DecodeAndCropJpeg = Op("DecodeAndCropJpeg",
                        typed=(0,), dtypes={dtypes.string}, shape=_still, dtype=dtypes.uint8)
 
 
+def _check_decode_options(fancy_upscaling, dct_method):
+    if not fancy_upscaling or dct_method not in ("", "INTEGER_ACCURATE"):
+        raise NotImplementedError(
+            "minitf decodes JPEG with libjpeg's accurate integer IDCT and smooth chroma "
+            "upsampling only (dct_method '' or 'INTEGER_ACCURATE', fancy_upscaling=True): "
+            "Pillow, which it decodes with, offers no other combination.")
+
+
 @tf_export("io.decode_jpeg", "image.decode_jpeg")
 def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
                 try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
     """A JPEG's pixels as uint8 [height, width, channels]; `ratio` 2, 4 or 8 decodes smaller.
 
     channels=1 asks the decoder for the luma (Y) channel directly, as TF does.
-    (minitf always upsamples chroma smoothly and uses the accurate integer DCT,
-    TF's defaults; `fancy_upscaling=False` or another `dct_method` are refused.)
+    minitf decodes as TF does with `dct_method="INTEGER_ACCURATE"`, bit for bit.
+    TF's default `dct_method=""` picks libjpeg's faster, less exact IDCT
+    (INTEGER_FAST), whose pixels differ from these by a few levels (at most 3
+    of 255 on the test photo); Pillow offers no way to choose it with smooth
+    chroma upsampling, so minitf refuses "INTEGER_FAST" and `fancy_upscaling=False`.
 
     >>> jpg = tf.io.encode_jpeg(tf.zeros([16, 16, 3], tf.uint8))
     >>> tf.io.decode_jpeg(jpg, ratio=2).shape
     TensorShape([8, 8, 3])
     """
-    if not fancy_upscaling or dct_method not in ("", "INTEGER_ACCURATE"):
-        raise NotImplementedError("minitf decodes JPEG with TF's defaults only "
-                                  "(fancy_upscaling=True, dct_method='').")
+    _check_decode_options(fancy_upscaling, dct_method)
     return apply(DecodeJpeg, [convert_to_tensor(contents, dtypes.string)],
                  {"channels": channels, "ratio": ratio})
 
@@ -96,6 +107,7 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
     >>> tf.io.decode_and_crop_jpeg(jpg, [2, 4, 5, 6]).shape
     TensorShape([5, 6, 3])
     """
+    _check_decode_options(fancy_upscaling, dct_method)
     window = convert_to_tensor(crop_window, dtypes.int32)
     return apply(DecodeAndCropJpeg, [convert_to_tensor(contents, dtypes.string), window],
                  {"channels": channels, "ratio": ratio})
