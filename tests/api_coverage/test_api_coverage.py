@@ -9,6 +9,7 @@ When a test here fails:
 * a minitf-only name or a kind difference: match TF, or add it to minitf_only.py
   with the reason.
 """
+import doctest
 import json
 import sys
 import types
@@ -22,6 +23,10 @@ from . import coverage
 @pytest.fixture(scope="module")
 def reports():
     return {m: coverage.module_report(m) for m in coverage.tf_names()}
+
+
+def test_docstring_example():
+    assert doctest.testmod(coverage).failed == 0
 
 
 def test_names_file_is_sorted_and_says_how_it_was_made():
