@@ -74,16 +74,22 @@ def open_image(op_name, data):
     image_module = pillow_image()
     try:
         image = image_module.open(io.BytesIO(data))
+    except image_module.DecompressionBombError as exc:  # Pillow's own size limit
+        raise too_large(op_name, str(exc)) from None
     except Exception:  # Pillow raises several classes for unreadable headers
         raise bad_data(op_name, f"Invalid {sniff(data) or 'image'} data, size {len(data)}",
                        "The header cannot be read: the file is truncated or not an image."
                        ) from None
     width, height = image.size
     if width >= MAX_SIDE or height >= MAX_SIDE or width * height > MAX_PIXELS:
-        raise bad_data(op_name, f"Image dimensions are too large: {width} x {height}",
-                       f"minitf refuses images with a side of {MAX_SIDE} or more pixels, or more "
-                       f"than {MAX_PIXELS} pixels, before allocating them.")
+        raise too_large(op_name, f"{width} x {height}")
     return image
+
+
+def too_large(op_name, size):
+    return bad_data(op_name, f"Image dimensions are too large: {size}",
+                    f"minitf refuses images with a side of {MAX_SIDE} or more pixels, or more "
+                    f"than {MAX_PIXELS} pixels, before allocating them.")
 
 
 def load(op_name, image):

@@ -90,11 +90,6 @@ def _pixels(op_name, image, channels, dtype):
     if image.mode.startswith("I;16") and channels in (0, 1):
         wide = np.asarray(image, dtype=np.uint16)[..., None]
         return wide if dtype == np.uint16 else (wide >> 8).astype(np.uint8)
-    if dtype == np.uint16 and image.info.get("bit_depth", 8) == 16 or (
-            image.format == "PNG" and dtype == np.uint16 and image.mode not in ("L", "LA", "P",
-                                                                                "RGB", "RGBA")):
-        raise cc.bad_data(op_name, "decoding a 16-bit colour PNG as uint16 is not supported "
-                          "by minitf", "Decode it as uint8 (dtype=tf.uint8).")
     narrow = cc.to_channels(image, channels)
     return narrow.astype(np.uint16) * 257 if dtype == np.uint16 else narrow
 
@@ -109,7 +104,13 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
     kind = cc.sniff(data)
     if kind is None:
         raise cc.unknown_format(op_name)
-    image = cc.load(op_name, cc.open_image(op_name, data))
+    image = cc.open_image(op_name, data)
+    raw_mode = str(image.tile[0][3]) if image.tile else ""
+    if dtype == "uint16" and image.mode in ("RGB", "RGBA") and ";16" in raw_mode:
+        raise cc.bad_data(op_name, "minitf cannot decode a 16-bit colour PNG as uint16",
+                          "Pillow, which minitf decodes with, keeps only the high byte of "
+                          "16-bit colour: decode it as uint8 (that is what TF gives too).")
+    image = cc.load(op_name, image)
     if animated == "all" or (animated == "expand" and kind == "gif"):
         if channels not in (0, 3):
             raise cc.bad_data(op_name, f"channels must be 0 or 3 for GIF, got {channels}")
