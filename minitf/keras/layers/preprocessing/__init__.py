@@ -13,4 +13,4 @@ only say what is here.
 """
 from . import category_encoding, discretization, hashed_crossing, hashing  # noqa: F401
 from . import normalization, rescaling  # noqa: F401
-from . import integer_lookup, string_lookup  # noqa: F401  (P2: the lookups; base in index_lookup.py)
+from . import integer_lookup, string_lookup, text_vectorization  # noqa: F401  (P2: lookups, text)
