@@ -212,7 +212,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         ys.append(y)
     if reverse:
         ys.reverse()
-    if not ys or tf.nest.flatten(ys[0]) == [None]:
+    if not ys or all(leaf is None for leaf in tf.nest.flatten(ys[0])):
         return carry, None
     stacked = [tf.stack(parts) for parts in zip(*(tf.nest.flatten(y) for y in ys))]
     return carry, tf.nest.pack_sequence_as(ys[0], stacked)

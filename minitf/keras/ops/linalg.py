@@ -42,6 +42,8 @@ def solve(a, b):
            [0.5]], dtype=float32)>
     """
     a, b = promote(_float(a), _float(b))
+    if b.shape.rank == a.shape.rank - 1:  # a vector right-hand side, as NumPy allows
+        return tf.squeeze(tf.linalg.solve(a, tf.expand_dims(b, -1)), -1)
     return tf.linalg.solve(a, b)
 
 

@@ -21,7 +21,7 @@ from minitf.keras import activations
 
 from ._export import keras_ops_export
 from .. import ops  # noqa: F401 - the examples below call ops.*
-from .dtype_rules import convert, standardize_dtype
+from .dtype_rules import convert, result_type, standardize_dtype
 
 # Keras's activation functions, reused as `keras.ops.nn.*` (same numbers, same defaults).
 _SHARED = ("relu6", "sigmoid", "softplus", "softsign", "silu", "log_sigmoid", "hard_sigmoid",
@@ -203,16 +203,19 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 
 @keras_ops_export("nn")
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
-    """(x - mean) / sqrt(var + epsilon) over `axis`, then * gamma + beta."""
+    """(x - mean) / sqrt(var + epsilon) over `axis`, then * gamma + beta (float16 in float32)."""
     x = convert(x)
-    epsilon = 1e-3 if epsilon is None else epsilon
-    mean, variance = moments(x, [axis], keepdims=True)
+    dtype = x.dtype.name
+    x = convert(x, result_type(dtype, "float32"))
+    epsilon = tf.keras.backend.epsilon() if epsilon is None else epsilon
+    axes = sorted(axis) if isinstance(axis, (list, tuple)) else [axis]
+    mean, variance = moments(x, axes, keepdims=True)
     out = (x - mean) * tf.math.rsqrt(variance + epsilon)
     if gamma is not None:
         out = out * convert(gamma, x.dtype)
     if beta is not None:
         out = out + convert(beta, x.dtype)
-    return out
+    return tf.cast(out, dtype)
 
 
 @keras_ops_export("nn")

@@ -13,11 +13,25 @@ import minitf as tf
 
 from ._export import keras_ops_export
 from .. import ops  # noqa: F401 - the examples below call ops.*
-from .dtype_rules import convert, promote
+from .dtype_rules import convert, promote, result_type
 
 
 def _pair(x1, x2):
     return promote(convert(x1), convert(x2))
+
+
+def _computed_in_float(product):
+    """Keras's rule for matmul/dot/tensordot: multiply in a float dtype, cast to result_type.
+
+    (TF has no int8/int16/uint matmul kernels; int32 x float32 is float32 either way.)"""
+    def op(x1, x2, *args):
+        x1, x2 = convert(x1), convert(x2)
+        result = result_type(x1.dtype.name, x2.dtype.name)
+        compute = result if result in ("int32", "int64") else result_type(result, float)
+        out = product(tf.cast(x1, compute), tf.cast(x2, compute), *args)
+        return out if out.dtype.name == result else tf.cast(out, result)
+
+    return op
 
 
 @keras_ops_export("numpy")
@@ -27,7 +41,10 @@ def matmul(x1, x2):
     >>> ops.matmul(tf.ones((5, 2, 3)), tf.ones((3, 4))).shape
     TensorShape([5, 2, 4])
     """
-    x1, x2 = _pair(x1, x2)
+    return _computed_in_float(_matmul)(x1, x2)
+
+
+def _matmul(x1, x2):
     if x1.shape.rank == 1 and x2.shape.rank == 1:
         return tf.reduce_sum(x1 * x2)
     if x1.shape.rank == 1:
@@ -40,7 +57,10 @@ def matmul(x1, x2):
 @keras_ops_export("numpy")
 def dot(x1, x2):
     """NumPy's dot: last axis of x1 with the second-to-last of x2 (scalars multiply)."""
-    x1, x2 = _pair(x1, x2)
+    return _computed_in_float(_dot)(x1, x2)
+
+
+def _dot(x1, x2):
     if x1.shape.rank == 0 or x2.shape.rank == 0:
         return x1 * x2
     if x2.shape.rank == 1:
@@ -51,8 +71,7 @@ def dot(x1, x2):
 @keras_ops_export("numpy")
 def tensordot(x1, x2, axes=2):
     """Sum over the last `axes` axes of x1 and the first of x2 (or the named pairs)."""
-    x1, x2 = _pair(x1, x2)
-    return tf.tensordot(x1, x2, axes)
+    return _computed_in_float(tf.tensordot)(x1, x2, axes)
 
 
 @keras_ops_export("numpy")
