@@ -61,6 +61,8 @@ def serialize(layer):
             module = "keras"
         elif cls.__name__ == "Functional":
             module, registered = "keras.src.models.functional", "Functional"
+        elif cls.__name__ == "FeatureSpace":  # keras.utils.FeatureSpace is a Layer too
+            module = "keras.utils"
     else:
         module = cls.__module__
         registered = object_registration.get_registered_name(cls)
@@ -70,6 +72,8 @@ def serialize(layer):
     if layer.built and shapes and "input_shape" in shapes and cls.__name__ != "InputLayer" \
             and len(inspect.signature(cls.build).parameters) == 2:  # build(self, input_shape)
         config["build_config"] = {"input_shape": _plain(shapes["input_shape"])}
+    elif hasattr(layer, "get_build_config"):  # a layer that says how to rebuild it (FeatureSpace)
+        config["build_config"] = layer.get_build_config()
     # (a build with several shapes, as MultiHeadAttention's, is Keras's "shapes_dict": not
     # written; the model's calls build such layers when it is loaded)
     return config
