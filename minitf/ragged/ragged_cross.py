@@ -56,7 +56,7 @@ def _rows(value, i):
                 "[Op:RaggedCross] (each input is a batch of feature lists: [batch, n].)")
         dtype, rows = value.dtype, value.numpy().tolist()
     if dtype not in (dtypes.string, dtypes.int32, dtypes.int64):
-        raise ValueError(f"Unexpected dtype for inputs[{i}]: {dtype!r}")
+        raise ValueError(f"Unexpected dtype for inputs[{i}]: <dtype: '{dtype.name}'>")
     return rows
 
 
