@@ -327,6 +327,13 @@ def table(reports):
     return "\n".join(lines)
 
 
+def below_floors(reports, floors):
+    """Messages for the modules whose implemented count fell below their floor."""
+    return [f"{m}: {len(reports[m].implemented)} < floor {floor} "
+            f"(python -m tests.api_coverage.coverage --missing {m})"
+            for m, floor in floors.items() if len(reports[m].implemented) < floor]
+
+
 def load_floors():
     return json.loads(FLOORS_FILE.read_text())
 
