@@ -3,8 +3,8 @@
 Images are float tensors whose last axis holds the 3 channels, values in [0, 1]:
 
 >>> import minitf as tf
->>> tf.image.rgb_to_hsv(tf.constant([[1.0, 0.5, 0.0]]))   # orange: hue 30/360
-<tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[0.08333334, 1.        , 1.        ]], dtype=float32)>
+>>> tf.image.rgb_to_hsv(tf.constant([[1.0, 0.5, 0.0]])).numpy()   # orange: hue 30/360
+array([[0.08333334, 1.        , 1.        ]], dtype=float32)
 
 * HSV (hue, saturation, value): V = max(r, g, b), S = (V - min) / V, and H the
   angle around the colour wheel as a fraction of a turn, from the channel
@@ -162,8 +162,8 @@ def _linear(images, kernel):
 def rgb_to_yiq(images):
     """RGB -> YIQ (luma, in-phase, quadrature): one matrix on the channel axis.
 
-    >>> tf.image.rgb_to_yiq(tf.constant([[[1.0, 2.0, 3.0]]]))
-    <tf.Tensor: shape=(1, 1, 3), dtype=float32, numpy=array([[[ 1.815     , -0.91724455,  0.09962624]]], dtype=float32)>
+    >>> tf.image.rgb_to_yiq(tf.constant([[[1.0, 2.0, 3.0]]])).numpy()
+    array([[[ 1.815     , -0.91724455,  0.09962624]]], dtype=float32)
     """
     return _linear(images, _RGB_TO_YIQ)
 
@@ -182,8 +182,8 @@ def yiq_to_rgb(images):
 def rgb_to_yuv(images):
     """RGB -> YUV (luma and two colour differences): one matrix on the channel axis.
 
-    >>> tf.image.rgb_to_yuv(tf.constant([[1.0, 0.0, 0.0]]))
-    <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[ 0.299     , -0.14714119,  0.6149754 ]], dtype=float32)>
+    >>> tf.image.rgb_to_yuv(tf.constant([[1.0, 0.0, 0.0]])).numpy()
+    array([[ 0.299     , -0.14714119,  0.6149754 ]], dtype=float32)
     """
     return _linear(images, _RGB_TO_YUV)
 

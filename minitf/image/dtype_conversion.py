@@ -5,8 +5,8 @@ A float image holds values in [0, 1]; an integer image holds values in
 rescales, so the picture stays the same picture:
 
 >>> import minitf as tf
->>> tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.float32)
-<tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.       , 0.5019608, 1.       ], dtype=float32)>
+>>> tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.float32).numpy()
+array([0.       , 0.5019608, 1.       ], dtype=float32)
 
 TensorFlow's rules, followed exactly here:
 
