@@ -80,7 +80,7 @@ def divide(x1, x2):
 true_divide = keras_ops_export("numpy", "true_divide")(divide)
 
 
-@keras_ops_export()
+@keras_ops_export("numpy")
 def divide_no_nan(x1, x2):
     """x1 / x2, and 0 where x2 is 0.
 
