@@ -68,6 +68,8 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
+        if not inputs.dtype.is_floating:  # Keras 3's matmul promotes ids/one-hots to float
+            inputs = tf.cast(inputs, self.kernel.dtype)
         if len(inputs.shape) == 2:
             x = tf.matmul(inputs, self.kernel)
         else:  # (..., d) -> (-1, d) @ kernel -> (..., units)

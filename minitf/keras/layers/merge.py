@@ -186,7 +186,10 @@ class Concatenate(Merge):
         return tuple(output)
 
     def _merge_function(self, inputs):
-        return tf.concat(inputs, axis=self.axis)
+        from ..ops.dtype_rules import result_type  # Keras 3 promotes: int64 + float32 -> float32
+        dtype = result_type(*[x.dtype for x in inputs])
+        return tf.concat([x if x.dtype.name == dtype else tf.cast(x, dtype) for x in inputs],
+                         axis=self.axis)
 
     def compute_mask(self, inputs, mask=None):
         """Masks concatenated like the inputs (an unmasked input counts as all real),

@@ -314,3 +314,17 @@ def test_integer_lookup_vocabulary_given_as_a_list_lives_in_the_config(tmp_path)
         assert not [n for n in z.namelist() if n.startswith("assets/")]
     loaded = tf.keras.models.load_model(path)
     np.testing.assert_array_equal(loaded(tf.constant([[6, 0]], tf.int64)).numpy(), [[3, 0]])
+
+
+def test_one_hot_lookups_feed_dense_and_concatenate_as_in_keras():
+    # Keras 3's Dense (ops.matmul) and Concatenate (ops.concatenate) promote the int64
+    # one-hots to float32; TF 2.21 gives [[1.]] and [[0., 1., 0., 1.]] here
+    words = tf.keras.Input(shape=(1,), dtype="string")
+    number = tf.keras.Input(shape=(1,))
+    hot = L.StringLookup(vocabulary=["a", "b"], output_mode="one_hot")(words)
+    model = tf.keras.Model([words, number], [L.Dense(1, kernel_initializer="ones")(hot),
+                                             L.Concatenate()([hot, number])])
+    dense, joined = model([tf.constant([["a"]]), tf.constant([[1.0]])])
+    assert dense.dtype == tf.float32 and joined.dtype == tf.float32
+    np.testing.assert_array_equal(dense.numpy(), [[1.0]])
+    np.testing.assert_array_equal(joined.numpy(), [[0.0, 1.0, 0.0, 1.0]])
