@@ -12,5 +12,5 @@ One module per layer (or per family); `tf.keras.layers.*` exports them.
 only say what is here.
 """
 from . import category_encoding, discretization, hashed_crossing, hashing  # noqa: F401
-from . import normalization, rescaling  # noqa: F401
+from . import feature_space, normalization, rescaling  # noqa: F401
 from . import integer_lookup, string_lookup, text_vectorization  # noqa: F401  (P2: lookups, text)
