@@ -24,7 +24,8 @@ from ..ops.math_ops import cast, maximum
 from ..ops.reduction_ops import reduce_mean, reduce_prod, reduce_std
 from ..ops.shape_ops import shape as shape_of
 from ..ops.unary_ops import rsqrt
-from .color_spaces import _three_channels
+from ..ops.shape_rules import dims_text
+from .color_spaces import _three_channels, checked
 from .dtype_conversion import convert_image_dtype
 from .hsv_kernels import scale_saturation, shift_hue
 
@@ -43,7 +44,7 @@ def _at_least_3d(op_name):
     def rule(shape, *rest, **attrs):
         if shape.rank is not None and shape.rank < 3:
             raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"input must be at least 3-D, got shape{shape}",
+                                  f"input must be at least 3-D, got shape{dims_text(shape)}",
                                   "Images are [height, width, channels] (or a batch of them).")
         return shape
 
@@ -56,26 +57,24 @@ def _contrast(images, factor):
     return out.astype(images.dtype)
 
 
-AdjustContrastv2 = Op("AdjustContrastv2", _contrast, dtypes=_KERNEL_DTYPES, typed=(0,),
-                      shape=_at_least_3d("AdjustContrastv2"))
-
-
-def _three_channel_kernel(kernel):
-    def forward(images, value):
-        return kernel(images, value).astype(images.dtype)
-
-    return forward
+AdjustContrastv2 = Op("AdjustContrastv2", checked(_at_least_3d("AdjustContrastv2"), _contrast),
+                      dtypes=_KERNEL_DTYPES, typed=(0,), shape=_at_least_3d("AdjustContrastv2"))
 
 
 def _hsv_shape(op_name):
-    at_least_3d, three = _at_least_3d(op_name), _three_channels(op_name)
+    at_least_3d = _at_least_3d(op_name)
+    three = _three_channels(op_name, errors.InvalidArgumentError, "instead has")
     return lambda shape, *rest, **attrs: three(at_least_3d(shape))
 
 
-AdjustHue = Op("AdjustHue", _three_channel_kernel(shift_hue), dtypes=_KERNEL_DTYPES,
-               typed=(0,), shape=_hsv_shape("AdjustHue"))
-AdjustSaturation = Op("AdjustSaturation", _three_channel_kernel(scale_saturation),
-                      dtypes=_KERNEL_DTYPES, typed=(0,), shape=_hsv_shape("AdjustSaturation"))
+def _hsv_kernel(op_name, kernel):
+    return Op(op_name, checked(_hsv_shape(op_name),
+                               lambda images, value: kernel(images, value).astype(images.dtype)),
+              dtypes=_KERNEL_DTYPES, typed=(0,), shape=_hsv_shape(op_name))
+
+
+AdjustHue = _hsv_kernel("AdjustHue", shift_hue)
+AdjustSaturation = _hsv_kernel("AdjustSaturation", scale_saturation)
 
 
 def _scalar(value):

@@ -20,6 +20,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply
 from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from ..ops.array_ops import expand_dims, stack, tile
 from ..ops.linalg_ops import tensordot
@@ -30,13 +31,13 @@ from .dtype_conversion import convert_image_dtype
 HSV_DTYPES = {dtypes.float16, dtypes.float32, dtypes.float64}
 
 
-def _three_channels(op_name):
-    def rule(shape, **attrs):
+def _three_channels(op_name, cls=errors.FailedPreconditionError, words="input only has"):
+    """Shape rule: the last axis holds 3 channels (TF's class and words differ per kernel)."""
+    def rule(shape, *rest, **attrs):
         if shape.rank is not None and (shape.rank == 0 or shape[-1] not in (None, 3)):
-            got = "a scalar" if shape.rank == 0 else f"{shape[-1]} channels"
+            got = 0 if shape.rank == 0 else shape[-1]
             raise errors.op_error(
-                errors.InvalidArgumentError, op_name,
-                f"input must have 3 channels but input only has {got}",
+                cls, op_name, f"input must have 3 channels but {words} {got} channels.",
                 "The last axis of an RGB (or HSV) image holds its 3 channels.")
         return shape
 
@@ -67,8 +68,19 @@ def _rgb(hsv):
     return np.stack([(1 - s + s * c) * v for c in ramps], axis=-1).astype(hsv.dtype)
 
 
-RGBToHSV = Op("RGBToHSV", _hsv, dtypes=HSV_DTYPES, shape=_three_channels("RGBToHSV"))
-HSVToRGB = Op("HSVToRGB", _rgb, dtypes=HSV_DTYPES, shape=_three_channels("HSVToRGB"))
+def checked(rule, kernel):
+    """A forward that checks its input's shape with `rule` first (eager runs skip shape rules)."""
+    def forward(array, *rest):
+        rule(TensorShape(array.shape))
+        return kernel(array, *rest)
+
+    return forward
+
+
+RGBToHSV = Op("RGBToHSV", checked(_three_channels("RGBToHSV"), _hsv), dtypes=HSV_DTYPES,
+              shape=_three_channels("RGBToHSV"))
+HSVToRGB = Op("HSVToRGB", checked(_three_channels("HSVToRGB"), _rgb), dtypes=HSV_DTYPES,
+              shape=_three_channels("HSVToRGB"))
 
 
 def _mask(condition, dtype):
