@@ -380,6 +380,12 @@ def _as_argument(value):
     """NumPy arrays are passed to traced functions as tensors, as in TF."""
     if isinstance(value, np.ndarray):
         return convert_to_tensor(value)
+    if type(value).__name__ == "RaggedTensor":  # minitf/ragged: not taken apart here yet
+        raise TypeError(
+            "minitf's tf.function cannot take a RaggedTensor argument yet (TensorFlow takes "
+            "it apart into its flat_values and row_splits): pass rt.flat_values and the row "
+            "lengths as a Python list, rt.row_lengths().numpy().tolist(), and rebuild it "
+            "inside with tf.RaggedTensor.from_row_lengths.")
     return value
 
 
@@ -553,11 +559,13 @@ def _as_output(graph, value, function=None):
         return value
     if isinstance(value, (int, float, bool, str, bytes, np.generic, np.ndarray)):
         return graph.constant(convert_to_tensor(value))
-    if getattr(value, "_is_composite_tensor", False):  # tf.SparseTensor (ops/sparse_tensor.py)
+    if getattr(value, "_is_composite_tensor", False):  # tf.SparseTensor, tf.RaggedTensor
+        how = ("rt.to_tensor() of it, or its flat_values and row_splits as tensors"
+               if type(value).__name__ == "RaggedTensor" else "tf.sparse.to_dense(...) of it, "
+               "or its indices, values and dense_shape as three tensors")
         raise TypeError(
             f"minitf's tf.function cannot return a {type(value).__name__} yet (TensorFlow "
-            "can): return tf.sparse.to_dense(...) of it, or its indices, values and "
-            "dense_shape as three tensors.")
+            f"can): return {how}.")
     return value
 
 

@@ -22,4 +22,5 @@ from . import ragged_print  # noqa: F401
 from . import ragged_array_ops  # noqa: F401
 from . import ragged_cross  # noqa: F401
 from . import ragged_math  # noqa: F401
+from . import ragged_tensor_spec  # noqa: F401
 from . import ragged_dispatch  # noqa: F401 - last: wraps the public ops

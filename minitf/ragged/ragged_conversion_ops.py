@@ -77,7 +77,7 @@ def _dense(rt, default, dims):
     lengths = np.diff(splits)
     nrows = len(lengths) if dims[0] is None else dims[0]
     width = (int(lengths.max()) if lengths.size else 0) if dims[1] is None else dims[1]
-    nvals = int(values.shape[0])
+    nvals = int(splits[-1])  # the number of values (also while a graph is traced)
     rows = np.arange(nrows)
     have = rows < len(lengths)
     starts = np.where(have, splits[np.minimum(rows, len(lengths) - 1)] if len(lengths) else 0, 0)

@@ -234,7 +234,7 @@ def _install_operators():
         setattr(RaggedTensor, f"__{short}__", _operator(name))
     RaggedTensor.__eq__ = _equality("math.equal", False)
     RaggedTensor.__ne__ = _equality("math.not_equal", True)
-    RaggedTensor.__hash__ = object.__hash__
+    RaggedTensor.__hash__ = _unhashable
     for short, name in {"neg": "math.negative", "abs": "math.abs",
                         "invert": "math.logical_not"}.items():
         setattr(RaggedTensor, f"__{short}__", _unary_method(_ORIGINAL[name]))
@@ -258,6 +258,11 @@ def _install_tensor_operators():
                       "xor", "lt", "le", "gt", "ge", "eq", "ne"):
             name = f"__{short}__"
             setattr(cls, name, _defer_to_ragged(getattr(cls, name)))
+
+
+def _unhashable(self):
+    raise TypeError("RaggedTensor is unhashable. (== compares values element-wise, so a "
+                    "RaggedTensor cannot be a dict key or set member.)")
 
 
 def _unary_method(op):

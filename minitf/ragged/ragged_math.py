@@ -137,7 +137,7 @@ def _dense_segment_reduce(kind, data, ids, num):
     width = max(int(counts.max()) if counts.size else 0, 1)
     order = np.argsort(ids, kind="stable")
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    index = np.full((num, width), data.shape[0], dtype=np.int64)
+    index = np.full((num, width), len(ids), dtype=np.int64)  # len(ids): data's rows
     sorted_ids = ids[order]
     index[sorted_ids, np.arange(len(ids)) - starts[sorted_ids]] = order
     fill = np.array(_identity(kind, data.dtype), dtype=data.dtype.as_numpy_dtype)
@@ -213,7 +213,8 @@ def reduce_mean(rt, axis=None, keepdims=False):
 
 
 def _ones(values):
-    return convert_to_tensor(np.ones(values.shape.as_list(), values.dtype.as_numpy_dtype))
+    from ..ops.creation_ops import ones_like
+    return ones_like(values)
 
 
 def reduce_variance(rt, axis=None, keepdims=False):

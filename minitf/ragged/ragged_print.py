@@ -15,12 +15,12 @@ array([array([1, 2], dtype=int32), array([3], dtype=int32)], dtype=object)
 """
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.graph import SymbolicTensor
 
 
 def _eager_values(rt):
     values = rt.values
-    if isinstance(values, Tensor) and not hasattr(values, "numpy"):
+    if isinstance(rt.flat_values, SymbolicTensor):
         raise ValueError("RaggedTensor.numpy() is only supported in eager mode.")
     return values
 
@@ -48,8 +48,8 @@ def _formatter(x):
 
 def ragged_repr(rt):
     """`<tf.RaggedTensor [[1, 2], [3]]>` in eager mode; values and splits inside a graph."""
-    if not hasattr(rt.row_splits, "numpy"):
-        return f"tf.RaggedTensor(values={rt.values}, row_splits={rt.row_splits})"
+    if isinstance(rt.flat_values, SymbolicTensor):  # inside a traced graph: no values yet
+        return f"tf.RaggedTensor(values={rt.values}, row_splits={rt.row_splits!r})"
     with np.printoptions(formatter={"all": _formatter}):
         text = _formatter(to_numpy(rt))
     return f"<tf.RaggedTensor {text}>"
@@ -58,7 +58,7 @@ def ragged_repr(rt):
 def to_list(rt):
     """The rows as nested Python lists (bytes stay bytes, as in TF)."""
     from .ragged_tensor import RaggedTensor
-    if not hasattr(rt.row_splits, "numpy"):
+    if isinstance(rt.flat_values, SymbolicTensor):
         raise ValueError("to_list can only be used in eager mode.")
     splits = rt.row_splits.numpy().tolist()
     values = rt.values

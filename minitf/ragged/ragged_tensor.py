@@ -27,6 +27,7 @@ In TensorFlow the class lives in `tensorflow/python/ops/ragged/ragged_tensor.py`
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.graph import SymbolicTensor
 from ..framework.tensor import Tensor, convert_to_tensor, register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
@@ -55,6 +56,12 @@ def _partition_tensor(value, name, dtype=None):
         tensor = convert_to_tensor(value, dtype_hint=dtype or dtypes.int64)
     if tensor.dtype not in _SPLITS_DTYPES:
         raise ValueError(f"{name} must have dtype int32 or int64")
+    if isinstance(tensor, SymbolicTensor):
+        raise ValueError(
+            f"minitf computes a RaggedTensor's row partition eagerly, so inside tf.function "
+            f"its {name} must be known while tracing: a Python list or a tensor made outside "
+            "the function (the values may be traced tensors). TensorFlow also accepts "
+            f"{name} computed in the graph.")
     if dtype is not None and tensor.dtype != dtype:
         raise ValueError(f"dtype mismatch: {name} is {tensor.dtype.name}, row_splits_dtype is "
                          f"{dtype.name}")
@@ -129,9 +136,10 @@ class RaggedTensor:
                          "row_splits[0] must be 0: the first row starts at the first value.",
                          what=":zero")
             _check_nondecreasing(constructor, "row_splits", array, what=":monotonic.  ")
-            _check_equal("_from_row_partition", int(array[-1]), _nvals(values),
-                         "the last row must end at the last value: row_splits[-1] must be "
-                         "the number of values.")
+            if _nvals(values) is not None:  # unknown while tracing a graph: trusted
+                _check_equal("_from_row_partition", int(array[-1]), _nvals(values),
+                             "the last row must end at the last value: row_splits[-1] must "
+                             "be the number of values.")
         return cls(values, splits, internal=True, uniform_row_length=uniform_row_length)
 
     @classmethod

@@ -239,3 +239,61 @@ def test_printing():
 def test_dtype_of_values_and_row_partition_lists():
     rt = R.from_row_lengths(np.array([1.0, 2.0]), np.array([2]))
     assert rt.dtype == tf.float64 and rt.row_splits.dtype == tf.int64
+
+
+# --- RaggedTensorSpec and tf.function -------------------------------------------------------
+def test_ragged_tensor_spec():
+    spec = tf.RaggedTensorSpec([2, None], tf.int32)
+    assert repr(spec) == "RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)"
+    assert spec == tf.RaggedTensorSpec.from_value(tf.ragged.constant([[1, 2], [3]]))
+    assert spec.is_compatible_with(tf.ragged.constant([[1], [2, 3]]))
+    assert not spec.is_compatible_with(tf.ragged.constant([[1], [2], [3]]))
+    assert not spec.is_compatible_with(tf.ragged.constant([[1.0]]))
+    assert tf.RaggedTensorSpec([None, None, 3], tf.float32, ragged_rank=1).ragged_rank == 1
+    assert tf.RaggedTensorSpec([None, None, None]).ragged_rank == 2
+    assert tf.RaggedTensorSpec([None, None]).value_type is tf.RaggedTensor
+    with pytest.raises(ValueError, match="must be less than rank"):
+        tf.RaggedTensorSpec([None, None], tf.float32, ragged_rank=2)
+    with pytest.raises(ValueError, match="Must specify ragged_rank"):
+        tf.RaggedTensorSpec()
+
+
+def test_a_ragged_tensor_is_unhashable_as_in_tf():
+    with pytest.raises(TypeError, match="RaggedTensor is unhashable"):
+        hash(tf.ragged.constant([[1]]))
+
+
+def test_inside_tf_function_with_a_partition_known_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        rt = R.from_row_lengths(x, [2, 1])
+        return tf.reduce_max(rt, axis=1), (rt * 2 + 1).to_tensor(), rt[:, :1].flat_values
+
+    top, dense, first = f(tf.constant([1.0, 2.0, 3.0]))
+    assert top.numpy().tolist() == [2.0, 3.0]
+    assert dense.numpy().tolist() == [[3.0, 5.0], [7.0, 0.0]]
+    assert first.numpy().tolist() == [1.0, 3.0]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_tf_function_boundary_errors_say_what_to_do():
+    @tf.function
+    def lengths_in_graph(x, n):
+        return R.from_row_lengths(x, n).flat_values
+
+    with pytest.raises(ValueError, match="row partition eagerly"):
+        lengths_in_graph(tf.constant([1.0, 2.0]), tf.constant([1, 1]))
+
+    @tf.function
+    def identity(x):
+        return x
+
+    with pytest.raises(TypeError, match="cannot take a RaggedTensor argument"):
+        identity(tf.ragged.constant([[1.0]]))
+
+    @tf.function
+    def make(x):
+        return R.from_row_lengths(x, [1, 1])
+
+    with pytest.raises(TypeError, match="cannot return a RaggedTensor"):
+        make(tf.constant([1.0, 2.0]))

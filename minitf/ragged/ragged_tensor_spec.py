@@ -1,0 +1,86 @@
+"""`tf.RaggedTensorSpec`: the type of a RaggedTensor - shape, dtype, ragged_rank.
+
+As a `tf.TensorSpec` describes a Tensor without its values, a RaggedTensorSpec
+describes a RaggedTensor: its static shape (None for each ragged axis), the
+dtype of its values, how many of its axes are ragged, and the dtype of its
+row_splits.
+
+>>> import minitf as tf
+>>> tf.RaggedTensorSpec([2, None], tf.int32)
+RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)
+>>> spec = tf.RaggedTensorSpec.from_value(tf.ragged.constant([[1.0], [2.0, 3.0]]))
+>>> spec.is_compatible_with(tf.ragged.constant([[1.0, 2.0], [], [3.0]]))
+False
+>>> tf.RaggedTensorSpec([None, None], tf.float32).is_compatible_with(
+...     tf.ragged.constant([[1.0, 2.0], [], [3.0]]))
+True
+
+In TensorFlow, tf.function's `input_signature` and tf.data's `element_spec`
+use it; minitf has the type (for reading and comparing), while its
+tf.function and tf.data do not take RaggedTensors apart yet (see the
+ragged package's docstring).
+"""
+from ..framework import dtypes
+from ..framework.tensor_shape import TensorShape
+from ..framework.tf_export import tf_export
+from .ragged_tensor import RaggedTensor
+
+
+@tf_export("RaggedTensorSpec")
+class RaggedTensorSpec:
+    """The type of a RaggedTensor: shape, dtype, ragged_rank and row_splits_dtype."""
+
+    def __init__(self, shape=None, dtype=dtypes.float32, ragged_rank=None,
+                 row_splits_dtype=dtypes.int64, flat_values_spec=None):
+        self._shape = TensorShape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        self._row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        rank = self._shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
+            ragged_rank = rank - 1
+        if not isinstance(ragged_rank, int):
+            raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
+        if rank is not None and ragged_rank >= rank:
+            raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than rank "
+                             f"({rank}).")
+        self._ragged_rank = ragged_rank
+        self._flat_values_spec = flat_values_spec
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    ragged_rank = property(lambda self: self._ragged_rank)
+    row_splits_dtype = property(lambda self: self._row_splits_dtype)
+    flat_values_spec = property(lambda self: self._flat_values_spec)
+    value_type = property(lambda self: RaggedTensor)
+
+    @classmethod
+    def from_value(cls, value):
+        """The spec of a RaggedTensor (its static shape, dtype, ragged_rank)."""
+        return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits_dtype)
+
+    def is_compatible_with(self, spec_or_value):
+        """True when `spec_or_value` (a spec or a RaggedTensor) could be of this type."""
+        other = spec_or_value
+        if isinstance(other, RaggedTensor):
+            other = RaggedTensorSpec.from_value(other)
+        if not isinstance(other, RaggedTensorSpec):
+            return False
+        return (self._dtype == other.dtype and self._ragged_rank == other.ragged_rank
+                and self._row_splits_dtype == other.row_splits_dtype
+                and self._shape.is_compatible_with(other.shape))
+
+    def _key(self):
+        return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    def __eq__(self, other):
+        return type(other) is RaggedTensorSpec and self._key() == other._key()
+
+    def __hash__(self):
+        return hash((tuple(self._shape.as_list()) if self._shape.rank is not None else None,
+                     self._dtype, self._ragged_rank, self._row_splits_dtype))
+
+    def __repr__(self):
+        return (f"RaggedTensorSpec({self._shape!r}, {self._dtype!r}, {self._ragged_rank}, "
+                f"{self._row_splits_dtype!r})")
