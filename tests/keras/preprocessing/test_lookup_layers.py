@@ -328,3 +328,18 @@ def test_one_hot_lookups_feed_dense_and_concatenate_as_in_keras():
     assert dense.dtype == tf.float32 and joined.dtype == tf.float32
     np.testing.assert_array_equal(dense.numpy(), [[1.0]])
     np.testing.assert_array_equal(joined.numpy(), [[0.0, 1.0, 0.0, 1.0]])
+
+
+def test_salt_hashes_oov_tokens_with_siphash():
+    layer = L.StringLookup(num_oov_indices=3, vocabulary=["a"], salt=7)
+    assert layer.get_config()["salt"] == [7, 7]
+    words = ["hello", "world", "zz", "q"]
+    buckets = tf.strings.to_hash_bucket_strong(words, 3, key=[7, 7]).numpy().tolist()
+    np.testing.assert_array_equal(layer(["a"] + words).numpy(), [3] + buckets)
+    ints = L.IntegerLookup(num_oov_indices=3, vocabulary=[1], salt=(1, 2), oov_method="farmhash")
+    expected = tf.strings.to_hash_bucket_strong(["5", "77"], 3, key=[1, 2]).numpy().tolist()
+    np.testing.assert_array_equal(ints([1, 5, 77]).numpy(), [3] + expected)
+    with pytest.raises(ValueError, match="only be used when `oov_method='farmhash'`"):
+        L.IntegerLookup(salt=1)
+    with pytest.raises(ValueError, match="tuple of 2 integers, or a single integer"):
+        L.StringLookup(salt=(1, 2, 3))

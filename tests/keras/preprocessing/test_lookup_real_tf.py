@@ -59,6 +59,10 @@ CASES = textwrap.dedent('''
     results["int_oov3"] = result(i, tf.constant([[12, 0, 5, 1000, -4, 36]]))
     i = L.IntegerLookup(vocabulary=[12, 36], num_oov_indices=3, oov_method="farmhash")
     results["int_farmhash"] = result(i, tf.constant([12, 5, 1000, 77, 36]))
+    s = L.StringLookup(num_oov_indices=3, vocabulary=["a"], salt=7)
+    results["salt"] = result(s, ["a", "hello", "world", "zz", "q"])
+    i = L.IntegerLookup(num_oov_indices=3, vocabulary=[1], salt=(1, 2), oov_method="farmhash")
+    results["int_salt"] = result(i, tf.constant([1, 5, 77, 1000]))
     i = L.IntegerLookup(vocabulary=[4, 2], invert=True, oov_token=-9)
     results["int_invert"] = result(i, tf.constant([0, 1, 2, 3]))
     i = L.IntegerLookup(vocabulary=[4, 2], output_mode="count", pad_to_max_tokens=True,

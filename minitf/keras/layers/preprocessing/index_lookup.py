@@ -67,10 +67,7 @@ class IndexLookup(Layer):
         output_mode = {"binary": "multi_hot", "tf-idf": "tf_idf"}.get(output_mode, output_mode)
         _check_arguments(type(self).__name__, max_tokens, pad_to_max_tokens, num_oov_indices,
                          oov_method, output_mode, invert, sparse, idf_weights)
-        if salt is not None:
-            raise ValueError("minitf's lookup layers have no `salt`: the salted OOV hash "
-                             "(SipHash, tf.strings.to_hash_bucket_strong) is not built. Leave "
-                             f"salt=None. Received: salt={salt}")
+        salt = _check_salt(salt, vocabulary_dtype, oov_method)
         frozen_size = kwargs.pop("vocabulary_size", None)
         has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         kwargs.pop("trainable", None)
@@ -138,7 +135,8 @@ class IndexLookup(Layer):
             value_dtype = dtypes.int64
         return lookup_table.LookupTable(
             keys, self._token_start_index(), default, mask, self.num_oov_indices,
-            self._oov_start_index(), self.oov_method, self.invert, value_dtype)
+            self._oov_start_index(), self.oov_method, self.invert, value_dtype,
+            None if self.salt is None else tuple(self.salt))
 
     # --- the vocabulary --------------------------------------------------------------------
     def vocabulary_size(self):
@@ -450,6 +448,21 @@ def _check_arguments(caller, max_tokens, pad_to_max_tokens, num_oov_indices, oov
     if idf_weights is not None and output_mode != "tf_idf":
         raise ValueError("`idf_weights` should only be set if `output_mode` is `'tf_idf'`. "
                          f"Received: idf_weights={idf_weights} and output_mode={output_mode}")
+
+
+def _check_salt(salt, vocabulary_dtype, oov_method):
+    """`salt` as Keras keeps it: None or [k0, k1] (the SipHash keys of OOV hashing)."""
+    if salt is None:
+        return None
+    if dtypes.as_dtype(vocabulary_dtype).is_integer and oov_method != "farmhash":
+        raise ValueError("`salt` can only be used when `oov_method='farmhash'`. Received: "
+                         f"oov_method={oov_method}")
+    if isinstance(salt, (tuple, list)) and len(salt) == 2:
+        return list(salt)
+    if isinstance(salt, int):
+        return [salt, salt]
+    raise ValueError("The `salt` argument for `IndexLookup` can only be a tuple of 2 "
+                     f"integers, or a single integer. Received: salt={salt}.")
 
 
 def _check_tokens(layer, vocabulary, tokens, special):

@@ -26,6 +26,7 @@ import numpy as np
 from ....framework import dtypes, errors
 from ....framework.op import Op, apply
 from ....ops.hash_ops import fingerprint64
+from ....ops.siphash_ops import siphash24
 
 
 class LookupTable:
@@ -34,19 +35,20 @@ class LookupTable:
     mask:      (mask_key, mask_value) or None: the mask token's fixed index.
     num_oov:   how many OOV indices there are; oov_start: the first of them.
     hashing:   "floormod" or "farmhash": how an integer token picks its OOV bucket.
+    salt:      None, or the two SipHash keys that replace Fingerprint64 in OOV hashing.
     invert:    map indices back to tokens (keys are int64 indices, values tokens).
     value_dtype: the dtype of what the table returns (int64, or the tokens' when inverted).
     """
 
     def __init__(self, tokens, start, default, mask=None, num_oov=1, oov_start=0,
-                 hashing="floormod", invert=False, value_dtype=dtypes.int64):
+                 hashing="floormod", invert=False, value_dtype=dtypes.int64, salt=None):
         self.tokens = list(tokens)
         indices = range(start, start + len(self.tokens))
         pairs = zip(indices, self.tokens) if invert else zip(self.tokens, indices)
         self.table = dict(pairs)
         self.default, self.mask, self.invert = default, mask, invert
         self.num_oov, self.oov_start, self.hashing = num_oov, oov_start, hashing
-        self.value_dtype = value_dtype
+        self.value_dtype, self.salt = value_dtype, salt
 
     def __repr__(self):
         return f"<StaticHashTable of {len(self.table)} keys>"
@@ -72,11 +74,13 @@ class LookupTable:
         return out
 
     def _bucket(self, token):
-        if isinstance(token, bytes):
-            return fingerprint64(token) % self.num_oov
-        if self.hashing == "farmhash":  # the integer's decimal text, hashed
-            return fingerprint64(str(int(token)).encode()) % self.num_oov
-        return int(token) % self.num_oov
+        if not isinstance(token, bytes):
+            if self.hashing != "farmhash":
+                return int(token) % self.num_oov
+            token = str(int(token)).encode()  # "farmhash": the integer's decimal text, hashed
+        if self.salt is not None:  # tf.strings.to_hash_bucket_strong(token, n, key=salt)
+            return siphash24(token, *self.salt) % self.num_oov
+        return fingerprint64(token) % self.num_oov
 
     def _check_known(self, x, out):
         unknown = x[out == -1]
