@@ -343,3 +343,28 @@ def test_salt_hashes_oov_tokens_with_siphash():
         L.IntegerLookup(salt=1)
     with pytest.raises(ValueError, match="tuple of 2 integers, or a single integer"):
         L.StringLookup(salt=(1, 2, 3))
+
+
+def test_repeated_tokens_are_refused_before_the_mask_check(tmp_path):
+    with pytest.raises(ValueError, match=r"repeated terms are: \[np.str_\(''\)\]"):
+        L.StringLookup(vocabulary=["a", "", "", "b"], mask_token="")
+    path = tmp_path / "dup.txt"
+    path.write_text("a\nb\na\n", encoding="utf-8")
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Key a has 1 and trying to add "
+                                                                  "value 3"):
+        L.StringLookup(vocabulary=str(path))
+
+
+def test_a_vocabulary_file_is_saved_as_an_asset(tmp_path):
+    import zipfile
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("cat\ndog\n", encoding="utf-8")
+    words = tf.keras.Input(shape=(2,), dtype="string")
+    model = tf.keras.Model(words, L.StringLookup(vocabulary=str(vocab))(words))
+    path = str(tmp_path / "file_vocab.keras")
+    model.save(path)
+    vocab.unlink()  # the model no longer needs the file
+    with zipfile.ZipFile(path) as z:
+        assert z.read("assets/layers/string_lookup/vocabulary.txt") == b"[UNK]\ncat\ndog"
+    loaded = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(loaded(tf.constant([["dog", "emu"]])).numpy(), [[2, 0]])

@@ -32,7 +32,7 @@ import numpy as np
 
 import minitf as tf
 
-from ....framework import dtypes
+from ....framework import dtypes, errors
 from ...engine import keras_tensor
 from ...engine.base_layer import Layer
 from ...saving import object_registration
@@ -210,13 +210,20 @@ class IndexLookup(Layer):
             lines = f.read().split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()
+        seen = {}
+        for number, line in enumerate(lines):
+            if line in seen:  # TF's table initializer refuses a second value for a key
+                start = self._token_start_index()
+                raise errors.FailedPreconditionError(
+                    None, "InitializeTableFromTextFileV2", "HashTable has different value for "
+                    f"same key. Key {line.decode(errors='replace')} has {seen[line] + start} "
+                    f"and trying to add value {number + start} "
+                    f"[Op:InitializeTableFromTextFileV2] Line {number + 1} of {path} repeats "
+                    "a token; a vocabulary file lists each token once.")
+            seen[line] = number
         self._install(self._as_token_array(lines))
 
     def _install(self, tokens):
-        if len(set(tokens.tolist())) != len(tokens):
-            repeated = [t for t, n in collections.Counter(tokens.tolist()).items() if n > 1]
-            raise ValueError("The passed vocabulary has at least one repeated term. Please "
-                             f"uniquify your dataset. The repeated terms are: {repeated}")
         size = self._token_start_index() + len(tokens)
         if self.max_tokens is not None and size > self.max_tokens:
             raise ValueError("Attempted to set a vocabulary larger than the maximum vocab "
@@ -466,7 +473,11 @@ def _check_salt(salt, vocabulary_dtype, oov_method):
 
 
 def _check_tokens(layer, vocabulary, tokens, special):
-    """A given vocabulary may hold the mask/OOV tokens only at its start, in order."""
+    """No token twice; the mask/OOV tokens only at the start, in order (Keras's checks)."""
+    repeated = [t for t, n in collections.Counter(tokens).items() if n > 1]
+    if repeated:
+        raise ValueError("The passed vocabulary has at least one repeated term. Please "
+                         f"uniquify your dataset. The repeated terms are: {repeated}")
     listed = tokens.tolist()
     if layer.mask_token is not None and layer.mask_token in listed:
         index = np.argwhere(vocabulary == layer.mask_token)[-1]
