@@ -15,7 +15,7 @@ gather or concat - ops the tape records, so gradients reach the values.
 import numpy as np
 
 from ..framework import dtypes, errors, nest
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
 from ..ops import array_ops, gather_ops
 from .ragged_getitem import take_rows, take_values
@@ -363,7 +363,3 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     lengths = np.bincount(array, minlength=count)
     return RaggedTensor.from_row_lengths(take_values(data, order), _int_tensor(lengths),
                                          validate=False)
-
-
-def is_tensor_or_ragged(value):
-    return isinstance(value, (Tensor, RaggedTensor))

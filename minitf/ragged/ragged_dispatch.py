@@ -142,26 +142,25 @@ def _dispatcher(original, ragged_version, checked):
     """`original`, unless one of its first `checked` arguments (or the list that is its first
     argument, for checked="list") holds a RaggedTensor."""
     params = list(inspect.signature(original).parameters)
-
     if checked == "list":
-        def has_ragged(args, kwargs):
+        @functools.wraps(original)
+        def api(*args, **kwargs):
             values = args[0] if args else kwargs.get(params[0], ())
-            return any(type(v) is RaggedTensor for v in values) if isinstance(
-                values, (list, tuple)) else False
+            if isinstance(values, (list, tuple)) and any(
+                    type(v) is RaggedTensor for v in values):
+                return ragged_version(*args, **kwargs)
+            return original(*args, **kwargs)
     else:
         names = params[:checked]
 
-        def has_ragged(args, kwargs):
+        @functools.wraps(original)
+        def api(*args, **kwargs):  # the dense path: a type test per checked argument
             for value in args[:checked]:
                 if type(value) is RaggedTensor:
-                    return True
-            return bool(kwargs) and any(type(kwargs.get(n)) is RaggedTensor for n in names)
-
-    @functools.wraps(original)
-    def api(*args, **kwargs):
-        if has_ragged(args, kwargs):
-            return ragged_version(*args, **kwargs)
-        return original(*args, **kwargs)
+                    return ragged_version(*args, **kwargs)
+            if kwargs and any(type(kwargs.get(n)) is RaggedTensor for n in names):
+                return ragged_version(*args, **kwargs)
+            return original(*args, **kwargs)
 
     api.ragged_version = ragged_version  # for a curious reader: what a ragged call runs
     return api

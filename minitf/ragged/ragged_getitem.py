@@ -19,7 +19,7 @@ Follows `tensorflow/python/ops/ragged/ragged_getitem.py`.
 """
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.gather_ops import gather
 from .ragged_tensor import RaggedTensor
 
@@ -64,7 +64,6 @@ def take_rows(rt, rows):
                    if len(rows) else np.zeros(0, np.int64)).astype(np.int64)
     new_splits = np.concatenate([[0], np.cumsum(lengths)]).astype(
         rt.row_splits_dtype.as_numpy_dtype)
-    from ..framework.tensor import convert_to_tensor
     return RaggedTensor.from_row_splits(take_values(rt.values, value_index),
                                         convert_to_tensor(new_splits), validate=False)
 
@@ -130,7 +129,6 @@ def _inner(rt, key):
     if rest:
         values = _outer(values, (slice(None),) + rest) if isinstance(values, RaggedTensor) \
             else values[(slice(None),) + rest]
-    from ..framework.tensor import convert_to_tensor
     new_splits = np.concatenate([[0], np.cumsum(lengths)]).astype(
         rt.row_splits_dtype.as_numpy_dtype)
     return RaggedTensor.from_row_splits(values, convert_to_tensor(new_splits), validate=False)
