@@ -134,3 +134,12 @@ def test_same_as_real_tf():
     assert r(np.array([[1, 2]])).numpy().tolist() == real["rescaling"][0]
     assert {k: v for k, v in config.items() if k != "name"} == \
         {k: v for k, v in real["rescaling"][1].items() if k != "name"}
+
+
+def test_rescaling_in_dataset_map_and_tf_function():
+    layer = L.Rescaling(0.5, offset=1.)
+    ds = tf.data.Dataset.from_tensor_slices(np.array([[2, 4]])).batch(1).map(layer)
+    assert ds.element_spec.dtype == tf.float32
+    np.testing.assert_array_equal(next(iter(ds)).numpy(), [[2., 3.]])
+    traced = tf.function(lambda x: layer(x))
+    np.testing.assert_array_equal(traced(tf.constant([[0.]])).numpy(), [[1.]])

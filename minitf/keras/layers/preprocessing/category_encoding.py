@@ -47,13 +47,13 @@ def _dense_bincount(ids, weights, size, binary_output):
             errors.InvalidArgumentError, "DenseBincount", "Input arr must be non-negative!",
             "Category ids count from 0: map negative codes (e.g. a -1 'missing') to an id "
             "first, for example with IntegerLookup.")
-    rows = ids.reshape(-1, ids.shape[-1]) if ids.ndim else ids.reshape(1, 1)
-    rows_w = None if weights.size == 0 else weights.reshape(rows.shape)
-    out = np.zeros((rows.shape[0], size), weights.dtype if rows_w is not None else np.float32)
-    for r, row in enumerate(rows):
-        keep = row < size  # ids past the end are dropped (bincount's maxlength)
-        values = 1 if rows_w is None else rows_w[r][keep]
-        np.add.at(out[r], row[keep], values)
+    rows = ids.reshape(1, -1) if ids.ndim <= 1 else ids  # (only ranks 0, 1 and 2 come here)
+    row_of = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
+    flat = rows.reshape(-1)
+    keep = flat < size  # ids past the end are dropped (bincount's maxlength)
+    out = np.zeros((rows.shape[0], size), weights.dtype)  # (empty weights: just the dtype)
+    values = 1 if weights.size == 0 else weights.reshape(-1)[keep]
+    np.add.at(out, (row_of[keep], flat[keep]), values)
     if binary_output:
         out = (out > 0).astype(out.dtype)
     return out.reshape((size,) if ids.ndim <= 1 else (ids.shape[0], size))
