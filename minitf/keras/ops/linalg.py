@@ -7,6 +7,8 @@ Thin calls to `tf.linalg`; ints compute in float32 as elsewhere in Keras.
 >>> ops.linalg.det(tf.constant([[2.0, 0.0], [0.0, 3.0]]))
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
+import numpy as np
+
 import minitf as tf
 
 from ._export import keras_ops_export
@@ -134,3 +136,40 @@ def lstsq(a, b, rcond=None):
 def logdet(x):
     """log(det(x)) of a symmetric positive-definite matrix."""
     return tf.linalg.logdet(_float(x))
+
+
+@keras_ops_export("numpy")
+def slogdet(x):
+    """(sign, log|det|) of each square matrix: the determinant without overflow."""
+    return tuple(tf.linalg.slogdet(_float(x)))
+
+
+@keras_ops_export("linalg")
+def pinv(x, rcond=None):
+    """The Moore-Penrose pseudo-inverse, from the SVD (singular values <= rcond * max dropped).
+
+    >>> ops.pinv(tf.constant([[2.0, 0.0], [0.0, 0.0]]))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[0.5, 0. ],
+           [0. , 0. ]], dtype=float32)>
+    """
+    x = _float(x)
+    m, n = x.shape.as_list()[-2:]
+    if rcond is None:
+        rcond = 10.0 * max(m, n) * np.finfo(x.dtype.name).eps
+    s, u, v = tf.linalg.svd(x, full_matrices=False)
+    cutoff = rcond * tf.reduce_max(s, axis=-1, keepdims=True)
+    inverse_s = tf.where(s > cutoff, 1.0 / tf.where(s > cutoff, s, tf.ones_like(s)),
+                         tf.zeros_like(s))
+    return tf.matmul(v * tf.expand_dims(inverse_s, -2), u, adjoint_b=True)
+
+
+@keras_ops_export("linalg")
+def matrix_rank(x, tol=None):
+    """The number of singular values above `tol` (default: max(s) * max(m, n) * eps)."""
+    x = _float(x)
+    s = tf.linalg.svd(x, compute_uv=False)
+    if tol is None:
+        tol = tf.reduce_max(s, axis=-1, keepdims=True) * max(x.shape.as_list()[-2:]) \
+            * np.finfo(x.dtype.name).eps
+    return tf.reduce_sum(tf.cast(s > tol, "int32"), axis=-1)

@@ -26,6 +26,8 @@ img = rng.randn(2, 5, 5, 3).astype("float32")
 k2 = rng.randn(3, 3, 3, 2).astype("float32")
 seq = rng.randn(2, 6, 3).astype("float32")
 k1 = rng.randn(2, 3, 4).astype("float32")
+fn = f.copy(); fn[0, 1] = np.nan; fn[2, [0, 3]] = np.nan   # with missing values
+q4 = rng.randn(2, 3, 2, 4).astype("float32")                # (batch, steps, heads, size)
 labels = np.array([[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]], "float32")
 """
 
@@ -175,7 +177,40 @@ CORE = ["convert_to_tensor([1, 2])", "convert_to_tensor([1.7, -2.2], dtype='int3
         "scatter([[1], [3]], [5.0, 7.0], (4,))", "scatter_update(f, [[0, 0], [2, 3]], [1.0, 2.0])",
         "unstack(f)", "unstack(f, axis=1)", "convert_to_numpy(f)"]
 
-TABLE = [*UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
+NAN = ["nansum(fn)", "nansum(fn, axis=1)", "nanmean(fn)", "nanmean(fn, axis=0, keepdims=True)",
+       "nanvar(fn, axis=1)", "nanstd(fn)", "nanmax(fn, axis=1)", "nanmin(fn)", "nanprod(fn, axis=0)",
+       "nanargmax(fn, axis=1)", "nanargmin(fn)", "nancumsum(fn, axis=1)", "nancumprod(fn)",
+       "nanmedian(fn, axis=1)", "nanquantile(fn, 0.3)", "nanquantile(fn, [0.2, 0.7], axis=1)",
+       "nanpercentile(fn, 40, axis=0)", "nansum(i)", "nanmean(i)", "nanmax(i, axis=0)"]
+MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3, 7])",
+        "isin(i, j, invert=True)", "searchsorted(np.sort(v), w)", "searchsorted(v, w, side='right')",
+        "digitize(f, [-1.0, 0.0, 1.0])", "digitize(i, [0, 2, 4])", "bincount(np.array([0, 1, 1, 4]))",
+        "bincount(np.array([0, 1, 1, 4]), weights=np.array([0.5, 1.0, 2.0, 3.0], 'float32'))",
+        "bincount(np.array([0, 2]), minlength=5)", "histogram(v)", "histogram(f.ravel(), bins=4)",
+        "histogram(f.ravel(), bins=3, range=(-1.0, 1.0))", "trapezoid(f)", "trapezoid(f, dx=0.5, axis=0)",
+        "trapezoid(f, x=np.array([0.0, 1.0, 3.0, 4.0], 'float32'))", "trapezoid(i)", "corrcoef(f)",
+        "corrcoef(i)", "correlate(v, w)", "correlate(f[0], v, mode='same')", "correlate(f[0], v, mode='full')",
+        "correlate(np.array([1, 2, 3]), np.array([1, 1]))", "unravel_index(np.array([5, 7, 2]), (2, 4))",
+        "gcd(i, j)", "gcd(np.array([12, 0, -8]), 18)",
+        "lcm(i, j)", "ldexp(f, j)", "ldexp(v, np.array([1, 2, -1]))", "i0(f)", "i0(i)", "i0(l)", "angle(f)",
+        "angle(i)", "bartlett(5)", "hamming(6)", "hanning(5)", "blackman(7)", "kaiser(6, 3.0)",
+        "hamming(1)", "slogdet(sq)", "erf(f)", "erfc(f)",
+        "rsqrt(p)", "segment_sum(f, np.array([0, 0, 1]))", "segment_sum(f, np.array([0, 1, 1]), num_segments=3)",
+        "segment_max(f, np.array([0, 0, 2]))", "segment_min(f, np.array([1, 1, 2]), num_segments=4)",
+        "segment_prod(f, np.array([0, 0, 1]))", "segment_max(f, np.array([0, 0, 2]), sorted=True)",
+        "segment_sum(v, np.array([0, 1, 1]), sorted=True)", "cdist(f, g)", "cdist(img[0, 0], img[0, 1])",
+        "extract_sequences(f, 2, 1)", "extract_sequences(v, 2, 2)", "pinv(f)", "pinv(sq)",
+        "matrix_rank(f)", "matrix_rank(np.ones((3, 3), 'float32'))", "matrix_rank(sq, tol=2.5)",
+        "dot_product_attention(q4, q4, q4)", "dot_product_attention(q4, q4[::-1], q4, is_causal=True)",
+        "dot_product_attention(q4, q4, q4, scale=0.1, mask=np.array([[True, False, True]] * 3))",
+        "dot_product_attention(q4, q4, q4, bias=np.ones((1, 2, 3, 3), 'float32'))",
+        "conv_transpose(img, k2.transpose(0, 1, 3, 2))", "conv_transpose(img, k2.transpose(0, 1, 3, 2), strides=2)",
+        "conv_transpose(img, k2.transpose(0, 1, 3, 2), strides=2, padding='same')",
+        "conv_transpose(seq, k1.transpose(0, 2, 1), padding='same')",
+        "depth_to_space(np.arange(32, dtype='float32').reshape(1, 2, 2, 8), 2)",
+        "space_to_depth(np.arange(48, dtype='float32').reshape(1, 4, 4, 3), 2)"]
+
+TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]
 
 # Run after SETUP with `ops` and TABLE defined; prints {expression: description} as JSON.

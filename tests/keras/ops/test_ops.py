@@ -108,6 +108,10 @@ NUMPY_REFERENCE = [
     ("pad(np.ones((2, 2)), 1)", "np.pad(np.ones((2, 2)), 1)"),                       # TF refuses
     ("moveaxis(np.ones((2, 3, 4)), [0, 1], [-1, 0])", "np.moveaxis(np.ones((2, 3, 4)), [0, 1], [-1, 0])"),
     ("kron(np.arange(4).reshape(2, 2), np.ones((2, 3)))", "np.kron(np.arange(4).reshape(2, 2), np.ones((2, 3)))"),
+    ("unravel_index(np.array([[1, 5]]), (2, 3))[1]",                                # TF: [[1, 1]]
+     "np.unravel_index(np.array([[1, 5]]), (2, 3))[1]"),
+    ("nanquantile(np.array([[1.0, np.nan, 3.0], [np.nan] * 3]), 0.5, axis=1)",
+     "np.array([2.0, np.nan])"),
     ("meshgrid(np.arange(3), np.arange(2), np.arange(4))[2]", "np.meshgrid(np.arange(3), np.arange(2), np.arange(4))[2]"),
 ]
 
@@ -118,6 +122,22 @@ def test_numpy_semantics(expr, reference):
     want = eval(reference, {"np": np})
     assert tuple(got.shape) == want.shape
     np.testing.assert_allclose(got.numpy(), want)
+
+
+def test_vectorize_runs_element_by_element():
+    # Keras 3.15 refuses vectorize on the TensorFlow backend; minitf maps pyfunc over the
+    # broadcast elements (NumPy's vectorize without `signature`).
+    calls = []
+
+    def f(a, b):
+        calls.append(1)
+        return a * b + 1
+
+    out = ops.vectorize(f)(tf.constant([[1, 2]]), tf.constant([[3], [4]]))
+    assert out.numpy().tolist() == [[4, 7], [5, 9]]
+    assert len(calls) == 4
+    with pytest.raises(NotImplementedError, match="signature"):
+        ops.vectorize(f, signature="(n)->()")
 
 
 def test_sparsemax_is_a_distribution():
