@@ -40,10 +40,19 @@ def _chunk(kind, body):
 
 
 def _encode_png(image, compression=-1):
-    if image.ndim != 3 or image.shape[-1] not in _COLOR_TYPE:
-        got = image.shape[-1] if image.ndim == 3 else image.ndim
-        raise cc.bad_data("EncodePng", f"image must have 1, 2, 3, or 4 channels, got {got}"
-                          if image.ndim == 3 else f"image must be 3-dimensional, got rank {got}")
+    """PNG bytes of one [h, w, c] image, or a tf.string array of them for a batch (TF too)."""
+    if image.ndim < 3:
+        raise cc.bad_data("EncodePng", "images must be at least rank 3"
+                          f"[{','.join(str(d) for d in image.shape)}]",
+                          "Give the channels an axis: tf.expand_dims(image, -1).")
+    if image.shape[-1] not in _COLOR_TYPE:
+        raise cc.bad_data("EncodePng", f"image must have 1, 2, 3, or 4 channels, got "
+                          f"{image.shape[-1]}")
+    if image.ndim > 3:
+        out = np.empty(image.shape[:-3], object)
+        for index in np.ndindex(out.shape):
+            out[index] = _encode_png(image[index], compression)[()]
+        return out
     height, width, channels = image.shape
     depth = 16 if image.dtype == np.uint16 else 8
     header = struct.pack(">IIBBBBB", width, height, depth, _COLOR_TYPE[channels], 0, 0, 0)
@@ -57,12 +66,15 @@ def _encode_png(image, compression=-1):
 
 
 EncodePng = Op("EncodePng", _encode_png, dtypes={dtypes.uint8, dtypes.uint16},
-               shape=lambda s, **a: TensorShape([]), dtype=dtypes.string)
+               shape=lambda s, **a: TensorShape(None if s.rank is None else s[:-3]),
+               dtype=dtypes.string)
 
 
 @tf_export("io.encode_png", "image.encode_png")
 def encode_png(image, compression=-1, name=None):
     """PNG bytes of a uint8 or uint16 image [height, width, channels] (1 to 4 channels).
+
+    A batch [..., height, width, channels] gives a tf.string tensor of shape [...].
 
     compression: zlib's level, 0 (none) to 9 (smallest); -1 is zlib's default.
 
@@ -104,7 +116,16 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
     kind = cc.sniff(data)
     if kind is None:
         raise cc.unknown_format(op_name)
+    if op_name == "DecodeBmp" and kind != "bmp":
+        raise cc.bad_data(op_name, f"Trying to decode {kind.upper()} format using DecodeBmp op. "
+                          f"Use `decode_{kind}` or `decode_image` instead.")
+    if kind == "jpeg" and channels == 4:
+        raise cc.bad_data(op_name, "JPEG does not support 4 channels")
     image = cc.open_image(op_name, data)
+    frames = getattr(image, "n_frames", 1)
+    if animated == "first" and op_name != "DecodeImage" and frames > 1:
+        raise cc.bad_data(op_name, f"Got {frames} frames, but animated gifs can only be "
+                          "decoded by tf.io.decode_gif or tf.io.decode_image")
     raw_mode = str(image.tile[0][3]) if image.tile else ""
     if dtype == "uint16" and image.mode in ("RGB", "RGBA") and ";16" in raw_mode:
         raise cc.bad_data(op_name, "minitf cannot decode a 16-bit colour PNG as uint16",
@@ -200,9 +221,8 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
     """
     channels = 0 if channels is None else channels
     dtype = dtypes.as_dtype(dtype)
+    # as TF: other dtypes go through uint16 (an 8-bit file as x * 257), then convert_image_dtype
     decode_as = dtype if dtype in (dtypes.uint8, dtypes.uint16) else dtypes.uint16
-    if dtype == dtypes.float32:
-        decode_as = dtypes.uint8
     image = apply(DecodeImage, [_contents(contents)],
                   {"channels": channels, "dtype": decode_as.name,
                    "animated": "expand" if expand_animations else "first"})

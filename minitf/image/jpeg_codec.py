@@ -28,6 +28,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from . import codec_common as cc
 from .dtype_conversion import convert_image_dtype
+from .image_codecs import _decode
 
 
 def _decode_jpeg(contents, op_name="DecodeJpeg", channels=0, ratio=1, crop=None):
@@ -36,8 +37,11 @@ def _decode_jpeg(contents, op_name="DecodeJpeg", channels=0, ratio=1, crop=None)
     cc.check_channels(op_name, channels)
     if ratio not in (1, 2, 4, 8):
         raise cc.bad_data(op_name, f"ratio must be 1, 2, 4, or 8, got {ratio}")
-    if cc.sniff(data) is None:
-        raise cc.unknown_format(op_name)
+    if cc.sniff(data) != "jpeg":  # TF's JPEG ops read the other formats too
+        array = _decode(contents, op_name, channels)
+        return array if crop is None else _crop(op_name, array, crop)
+    if channels == 4:
+        raise cc.bad_data(op_name, "JPEG does not support 4 channels")
     image = cc.open_image(op_name, data)
     if image.format == "JPEG":
         width, height = image.size
@@ -46,15 +50,16 @@ def _decode_jpeg(contents, op_name="DecodeJpeg", channels=0, ratio=1, crop=None)
         if mode != image.mode or ratio != 1:
             image.draft(mode, size)  # libjpeg itself outputs grey / scales by 1/ratio
     array = cc.to_channels(cc.load(op_name, image), channels)
-    if crop is not None:
-        y, x, h, w = (int(v) for v in crop)
-        if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > array.shape[0] or \
-                x + w > array.shape[1]:
-            raise cc.bad_data(op_name, "jpeg::Uncompress failed. Invalid JPEG data or crop "
-                              "window.", f"The window [y={y}, x={x}, height={h}, width={w}] "
-                              f"must lie inside the {array.shape[0]} x {array.shape[1]} image.")
-        array = array[y:y + h, x:x + w]
-    return array
+    return array if crop is None else _crop(op_name, array, crop)
+
+
+def _crop(op_name, array, crop):
+    y, x, h, w = (int(v) for v in crop)
+    if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > array.shape[0] or x + w > array.shape[1]:
+        raise cc.bad_data(op_name, "jpeg::Uncompress failed. Invalid JPEG data or crop window.",
+                          f"The window [y={y}, x={x}, height={h}, width={w}] must lie inside "
+                          f"the {array.shape[0]} x {array.shape[1]} image.")
+    return array[y:y + h, x:x + w]
 
 
 def _still(s, *rest, channels=0, **attrs):

@@ -90,10 +90,38 @@ def test_decode_image_sniffs_the_format_and_converts():
     assert tf.io.decode_image(gif).shape == (2, 24, 32, 3)
     first = tf.io.decode_image(gif, expand_animations=False)
     np.testing.assert_array_equal(first.numpy(), TF_DECODED["two_frames_gif"][0])
-    flt = tf.io.decode_image(read("photo.png"), dtype=tf.float32)
-    np.testing.assert_allclose(flt.numpy(), PIXELS / 255.0, rtol=1e-6)
-    wide = tf.io.decode_image(read("gray16.png"), dtype=tf.uint16)
-    np.testing.assert_array_equal(wide.numpy(), TF_DECODED["gray16_as_uint16"])
+    for name, dtype, source in [("image_png_float32", tf.float32, "photo.png"),
+                                ("image_png_int32", tf.int32, "photo.png"),
+                                ("image_gray16_float32", tf.float32, "gray16.png"),
+                                ("gray16_as_uint16", tf.uint16, "gray16.png")]:
+        got = tf.io.decode_image(read(source), dtype=dtype)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.numpy(), TF_DECODED[name])  # bit for bit
+    np.testing.assert_array_equal(tf.io.decode_image(gif, expand_animations=False).numpy(),
+                                  TF_DECODED["image_gif_first"])
+
+
+def test_each_decoder_reads_the_formats_tf_lets_it():
+    assert tf.io.decode_jpeg(read("photo.png")).shape == (24, 32, 3)
+    np.testing.assert_array_equal(tf.io.decode_png(read("photo.bmp")).numpy(), PIXELS)
+    assert tf.io.decode_gif(read("photo.png")).shape == (1, 24, 32, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Got 2 frames, but animated gifs"):
+        tf.io.decode_png(read("two_frames.gif"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="PNG format using DecodeBmp"):
+        tf.io.decode_bmp(read("photo.png"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="JPEG does not support 4 channels"):
+        tf.io.decode_jpeg(read("photo_q90.jpg"), channels=4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="channels must be 0 or 3 for GIF"):
+        tf.io.decode_image(read("two_frames.gif"), channels=1)
+
+
+def test_encode_png_of_a_batch_gives_a_string_per_image():
+    batch = np.stack([PIXELS, 255 - PIXELS])
+    pngs = tf.io.encode_png(batch)
+    assert pngs.shape == (2,) and pngs.dtype == tf.string
+    np.testing.assert_array_equal(tf.io.decode_png(pngs[1]).numpy(), 255 - PIXELS)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"at least rank 3\[2,2\]"):
+        tf.io.encode_png(np.zeros((2, 2), np.uint8))
 
 
 def test_jpeg_shape_and_signature():
