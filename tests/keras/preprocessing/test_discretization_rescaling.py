@@ -106,6 +106,7 @@ for name, data, bins, eps in (("normal", rng.normal(size=(500, 3)), 5, 0.01),
     out[name] = [d.bin_boundaries, a.bin_boundaries, d(data[:4]).numpy().tolist()]
 d = L.Discretization(bin_boundaries=[0.1, 0.2], output_mode="multi_hot")
 out["edges"] = d(np.array([[0.1, 0.2, 0.15]], "float32")).numpy().tolist()
+out["float64"] = L.Discretization(bin_boundaries=[0.1])(np.array([0.1, 0.10000000149])).numpy().tolist()
 out["config"] = L.Discretization(bin_boundaries=[1.0]).get_config()
 r = L.Rescaling(0.5, offset=2.)
 out["rescaling"] = [r(np.array([[1, 2]])).numpy().tolist(), r.get_config()]
@@ -126,6 +127,9 @@ def test_same_as_real_tf():
         assert [d.bin_boundaries, a.bin_boundaries, d(data[:4]).numpy().tolist()] == real[name]
     d = L.Discretization(bin_boundaries=[0.1, 0.2], output_mode="multi_hot")
     assert d(np.array([[0.1, 0.2, 0.15]], "float32")).numpy().tolist() == real["edges"]
+    # float64 inputs are cast to float32 first, so both equal the float32 boundary 0.1
+    assert L.Discretization(bin_boundaries=[0.1])(np.array([0.1, 0.10000000149])).numpy() \
+        .tolist() == real["float64"] == [1, 1]
     config = L.Discretization(bin_boundaries=[1.0]).get_config()
     assert {k: v for k, v in config.items() if k != "name"} == \
         {k: v for k, v in real["config"].items() if k != "name"}

@@ -156,7 +156,10 @@ class Discretization(DataLayer):
             raise ValueError("You need to either pass the `bin_boundaries` argument at "
                              "construction time or call `adapt(dataset)` before you can start "
                              "using the `Discretization` layer.")
-        indices = bucketize(tf.convert_to_tensor(inputs), self.bin_boundaries)
+        inputs = tf.convert_to_tensor(inputs)
+        if inputs.dtype.is_floating:  # Keras casts float inputs to the layer's dtype first
+            inputs = tf.cast(inputs, self.compute_dtype)
+        indices = bucketize(inputs, self.bin_boundaries)
         return encode_categorical_inputs(indices, self.output_mode,
                                          len(self.bin_boundaries) + 1, self.output_dtype)
 
