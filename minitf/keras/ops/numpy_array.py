@@ -215,17 +215,19 @@ def array_split(x, indices_or_sections, axis=0):
     return tf.split(x, sizes, axis=axis)
 
 
-def _named_split(axis):
+def _named_split(name, axis, doc):
     def op(x, indices_or_sections):
         x = convert(x)
         return split(x, indices_or_sections, axis=0 if axis == 1 and x.shape.rank == 1 else axis)
 
-    return op
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return keras_ops_export("numpy", name)(op)
 
 
-hsplit = keras_ops_export("numpy", "hsplit")(_named_split(1))
-vsplit = keras_ops_export("numpy", "vsplit")(_named_split(0))
-dsplit = keras_ops_export("numpy", "dsplit")(_named_split(2))
+hsplit = _named_split("hsplit", 1, "`split` along axis 1 (axis 0 for 1-D x).")
+vsplit = _named_split("vsplit", 0, "`split` along axis 0.")
+dsplit = _named_split("dsplit", 2, "`split` along axis 2 (depth).")
 
 
 @keras_ops_export("numpy")
