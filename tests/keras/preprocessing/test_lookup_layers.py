@@ -368,3 +368,16 @@ def test_a_vocabulary_file_is_saved_as_an_asset(tmp_path):
         assert z.read("assets/layers/string_lookup/vocabulary.txt") == b"[UNK]\ncat\ndog"
     loaded = tf.keras.models.load_model(path)
     np.testing.assert_array_equal(loaded(tf.constant([["dog", "emu"]])).numpy(), [[2, 0]])
+
+
+def test_ragged_inputs_are_looked_up_row_by_row():
+    rt = tf.ragged.constant([["a", "b", "a"], ["c"]])
+    assert L.StringLookup(vocabulary=["a", "b"])(rt).to_list() == [[1, 2, 1], [0]]
+    counts = L.StringLookup(vocabulary=["a", "b"], output_mode="count")(rt)
+    np.testing.assert_array_equal(counts.numpy(), [[0, 2, 1], [1, 0, 0]])
+    hot = L.StringLookup(vocabulary=["a", "b"], output_mode="one_hot")(rt)
+    assert hot.to_list() == [[[0, 1, 0], [0, 0, 1], [0, 1, 0]], [[1, 0, 0]]]
+    adapted = L.IntegerLookup(output_mode="tf_idf")
+    adapted.adapt(tf.ragged.constant([[1, 2, 2], [3]]))  # two documents of different lengths
+    assert adapted.get_vocabulary() == [-1, 2, 3, 1]
+    np.testing.assert_allclose(adapted.idf_weights.numpy(), [math.log(2)] * 4, rtol=1e-6)

@@ -15,6 +15,8 @@ CASES = textwrap.dedent('''
     L = tf.keras.layers
 
     def plain(value):
+        if hasattr(value, "to_list"):
+            return plain(value.to_list())
         if hasattr(value, "numpy"):
             value = value.numpy()
         if isinstance(value, np.ndarray):
@@ -68,6 +70,14 @@ CASES = textwrap.dedent('''
     i = L.IntegerLookup(vocabulary=[4, 2], output_mode="count", pad_to_max_tokens=True,
                         max_tokens=5)
     results["int_count"] = result(i, tf.constant([[4, 4, 2, 8]]))
+    rt = tf.ragged.constant([["a", "b", "a"], ["c"], []])
+    for mode in ["int", "multi_hot", "count", "one_hot"]:
+        s = L.StringLookup(vocabulary=["a", "b"], output_mode=mode)
+        results["ragged_" + mode] = result(s, rt)
+    s = L.StringLookup(output_mode="tf_idf")
+    s.adapt(rt)
+    results["ragged_tf_idf"] = result(s, rt)
+    results["ragged_tf_idf"]["idf"] = plain(s.idf_weights)
     ds = tf.data.Dataset.from_tensor_slices(["a", "b", "c", "b", "c", "c", "d"]).batch(3)
     s = L.StringLookup()
     s.adapt(ds)

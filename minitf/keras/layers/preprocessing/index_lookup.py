@@ -282,13 +282,17 @@ class IndexLookup(Layer):
             raise ValueError(f"Cannot adapt layer '{self.name}' after setting a static "
                              "vocabulary via `vocabulary` argument or `set_vocabulary()` "
                              "method.")
-        data = self._ensure_array(data)
-        data = data.reshape(1, -1) if data.ndim < 2 else data
-        self._token_counts.update(data.ravel().tolist())
+        if isinstance(data, tf.RaggedTensor):  # rows of different lengths: one per document
+            documents = [self._ensure_array(row) for row in data.to_list()]
+        else:
+            data = self._ensure_array(data)
+            documents = list(data.reshape(1, -1) if data.ndim < 2 else data)
+        for document in documents:
+            self._token_counts.update(np.ravel(document).tolist())
         if self.output_mode == "tf_idf":
-            for document in data:
+            for document in documents:
                 self._document_counts.update(set(np.ravel(document).tolist()))
-            self._num_documents += data.shape[0]
+            self._num_documents += len(documents)
 
     def finalize_state(self):
         """Keep the most frequent tokens (after `update_state` calls) as the vocabulary."""
@@ -349,6 +353,8 @@ class IndexLookup(Layer):
 
     def call(self, inputs):
         self._ensure_known_vocab_size()
+        if isinstance(inputs, tf.RaggedTensor):
+            return self._call_ragged(inputs)
         inputs = self._ensure_tensor(inputs)
         scalar = inputs.shape.rank == 0
         if scalar:
@@ -359,6 +365,22 @@ class IndexLookup(Layer):
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         mode = "count" if self.output_mode == "tf_idf" else self.output_mode
         output = encode_categorical(ids, mode, depth, tf.int64, self.sparse)
+        if self.output_mode == "tf_idf":
+            output = tf.cast(output, tf.float32) * self.idf_weights_const
+        return output
+
+    def _call_ragged(self, inputs):
+        """A RaggedTensor's values are looked up row by row (Keras's map_flat_values);
+        multi_hot/count/tf_idf see each row's tokens, and one_hot gives a ragged batch."""
+        ids = lookup_table.lookup(self._ensure_tensor(inputs.flat_values), self.lookup_table)
+        if self.output_mode == "int":
+            return inputs.with_flat_values(ids)
+        depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
+        if self.output_mode == "one_hot":
+            return inputs.with_flat_values(tf.one_hot(ids, depth, dtype=tf.int64))
+        dense = inputs.with_flat_values(ids).to_tensor(default_value=-1)  # -1: no token
+        mode = "count" if self.output_mode == "tf_idf" else self.output_mode
+        output = encode_categorical(dense, mode, depth, tf.int64, self.sparse)
         if self.output_mode == "tf_idf":
             output = tf.cast(output, tf.float32) * self.idf_weights_const
         return output
