@@ -25,7 +25,7 @@ prints the same text.
 """
 import numpy as np
 
-from ..framework import context
+from ..framework import context, dtypes
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 from . import timings
@@ -290,6 +290,17 @@ class Dataset:
         from .batching import _BatchDataset
         return _BatchDataset(self, batch_size, drop_remainder)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None):
+        """Batch elements of different shapes into RaggedTensors (see ragged_batch.py).
+
+        >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).ragged_batch(3)
+        >>> next(iter(ds))
+        <tf.RaggedTensor [[1], [2, 2], [3, 3, 3]]>
+        """
+        from .ragged_batch import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
         """Batch elements of different shapes, padding each to a common shape.
@@ -438,7 +449,8 @@ class NumpyIterator(OwnedIterator):
 
 def _to_numpy(element):
     from .structure import map_structure
-    return map_structure(lambda t: t.numpy() if isinstance(t, EagerTensor) else t, element)
+    return map_structure(lambda t: t.numpy() if isinstance(t, EagerTensor)
+                         or type(t).__name__ == "RaggedTensor" else t, element)
 
 
 def in_graph():

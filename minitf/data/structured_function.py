@@ -78,6 +78,11 @@ class StructuredFunction:
                 if isinstance(spec, DatasetSpec):
                     raise TypeError(f"`{self._transformation}` cannot trace a function of "
                                     "dataset elements; use flat_map or interleave.")
+                if type(spec).__name__ == "RaggedTensorSpec":  # minitf/ragged
+                    raise TypeError(
+                        f"minitf's `{self._transformation}` cannot trace a function of "
+                        "RaggedTensor elements yet (TensorFlow can): apply the function "
+                        "before ragged_batch, or loop over the batches in Python.")
             placeholders = [graph.placeholder(s.shape, s.dtype, f"args_{i}")
                             for i, s in enumerate(leaves)]
             result = function(*as_args(pack(input_spec, placeholders)))
