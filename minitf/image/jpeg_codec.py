@@ -168,20 +168,25 @@ _DENSITY_UNITS = {"in": 1, "cm": 2}
 
 def _encode_jpeg(image, quality=95, progressive=False, optimize_size=False,
                  chroma_downsampling=True, density_unit="in", x_density=300, y_density=300,
-                 fmt=""):
+                 fmt="", xmp=b""):
     if image.ndim != 3 or image.shape[-1] not in (1, 3):
         raise cc.bad_data("EncodeJpeg", "image must have 1 or 3 channels, got "
                           f"[{','.join(str(d) for d in image.shape)}]")
-    image_module = cc.pillow_image()
-    mode = {"grayscale": "L", "rgb": "RGB"}.get(fmt) or ("L" if image.shape[-1] == 1 else "RGB")
-    picture = image_module.fromarray(image[..., 0] if image.shape[-1] == 1 else image)
-    picture = picture.convert(mode)
+    want = {"grayscale": 1, "rgb": 3}.get(fmt)
+    if want is not None and want != image.shape[-1]:
+        raise cc.bad_data("EncodeJpeg", f"format {fmt} expects {want} channels, got "
+                          f"[{','.join(str(d) for d in image.shape)}]")
+    grey = image.shape[-1] == 1
+    picture = cc.pillow_image().fromarray(image[..., 0] if grey else image)
     buffer = io.BytesIO()
+    options = {"xmp": xmp.encode() if isinstance(xmp, str) else xmp} if xmp else {}
     picture.save(buffer, "JPEG", quality=int(quality), progressive=progressive,
-                 optimize=optimize_size, subsampling=2 if chroma_downsampling else 0,
-                 dpi=(x_density, y_density))
+                 optimize=optimize_size, dpi=(x_density, y_density),
+                 subsampling=2 if chroma_downsampling and not grey else 0, **options)
+    data = bytearray(buffer.getvalue())
+    data[13] = _DENSITY_UNITS[density_unit]  # the JFIF header's unit byte (Pillow writes 'in')
     out = np.empty((), object)
-    out[()] = buffer.getvalue()
+    out[()] = bytes(data)
     return out
 
 
@@ -198,7 +203,8 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
                 xmp_metadata="", name=None):
     """JPEG bytes of a uint8 image [height, width, 1 or 3] at `quality` (0-100).
 
-    chroma_downsampling=True stores colour at half resolution (4:2:0), as TF does.
+    chroma_downsampling=True stores colour at half resolution (4:2:0), as TF does; the
+    bytes are TF's for every option (density in the JFIF header, XMP in an APP1 segment).
 
     >>> x = tf.fill([8, 8, 1], tf.constant(7, tf.uint8))
     >>> tf.io.decode_jpeg(tf.io.encode_jpeg(x, quality=50)).numpy().ravel()[:3]  # as TF: lossy
@@ -211,7 +217,8 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
     return apply(EncodeJpeg, [convert_to_tensor(image)],
                  {"quality": quality, "progressive": progressive,
                   "optimize_size": optimize_size, "chroma_downsampling": chroma_downsampling,
-                  "x_density": x_density, "y_density": y_density, "fmt": format})
+                  "density_unit": density_unit, "x_density": x_density, "y_density": y_density,
+                  "fmt": format, "xmp": xmp_metadata})
 
 
 @tf_export("image.adjust_jpeg_quality")
