@@ -177,3 +177,60 @@ def test_minitf_writes_the_members_keras_writes(tmp_path):
     with zipfile.ZipFile(ours) as z:
         mine = {n: z.read(n).decode() for n in z.namelist() if n.startswith("assets")}
     assert mine == theirs
+
+
+ERRORS = textwrap.dedent('''
+    L = tf.keras.layers
+    calls = [
+        "L.StringLookup(max_tokens=1)",
+        "L.StringLookup(pad_to_max_tokens=True)",
+        "L.StringLookup(num_oov_indices=-1)",
+        "L.StringLookup(output_mode='bag')",
+        "L.StringLookup(invert=True, output_mode='count')",
+        "L.StringLookup(sparse=True)",
+        "L.StringLookup(idf_weights=[1.0])",
+        "L.StringLookup(vocabulary=['a'], output_mode='tf_idf')",
+        "L.StringLookup(vocabulary=['a', 'a'])",
+        "L.StringLookup(vocabulary=['a', ''], mask_token='')",
+        "L.StringLookup(vocabulary=['a', '[UNK]'], invert=True)",
+        "L.StringLookup(vocabulary=['a', 'b', 'c'], max_tokens=3)",
+        "L.StringLookup(vocabulary=[])",
+        "L.StringLookup(vocabulary='/no/such/vocab.txt')",
+        "L.StringLookup(salt=(1, 2, 3))",
+        "L.StringLookup(output_mode='multi_hot')(['a'])",
+        "L.StringLookup(vocabulary=['a']).adapt(['a'])",
+        "L.StringLookup(vocabulary=['a'], num_oov_indices=0)(['b'])",
+        "L.IntegerLookup(max_tokens=0)",
+        "L.IntegerLookup(num_oov_indices=-2)",
+        "L.IntegerLookup(vocabulary_dtype='int32')",
+        "L.IntegerLookup(salt=3)",
+        "L.TextVectorization(standardize='upper')",
+        "L.TextVectorization(split='comma')",
+        "L.TextVectorization(ngrams='2')",
+        "L.TextVectorization(output_sequence_length=2.5)",
+        "L.TextVectorization(output_mode='count', output_sequence_length=3)",
+        "L.TextVectorization(ragged=True, output_mode='count')",
+        "L.TextVectorization(vocabulary=['a'])([['a b', 'c']])",
+    ]
+    out = []
+    for call in calls:
+        try:
+            eval(call)
+            out.append([call, None, None])
+        except Exception as e:
+            message = str(e)
+            if "Exception encountered when calling" in message:  # Keras's call wrapper
+                message = message.split("\\n")[2].replace("\\x1b[1m", "").replace("\\x1b[0m", "")
+            out.append([call, type(e).__name__, message.splitlines()[0] if message else ""])
+    print(json.dumps(out))
+''')
+
+
+def test_errors_match_real_tf():
+    require_tf()
+    expected = run_tf_json("import json, tensorflow as tf\n" + ERRORS)
+    mine = run_here(ERRORS)
+    for (call, their_class, their_message), (_, my_class, my_message) in zip(expected, mine):
+        assert my_class == their_class, call
+        if their_class in ("ValueError", "RuntimeError", "InvalidArgumentError"):
+            assert my_message.startswith(their_message), (call, my_message, their_message)

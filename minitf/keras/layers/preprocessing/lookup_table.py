@@ -84,13 +84,15 @@ class LookupTable:
 
     def _check_known(self, x, out):
         unknown = x[out == -1]
-        if unknown.size:
-            shown = " ".join(repr(v) if isinstance(v, bytes) else str(v) for v in unknown[:3])
+        if unknown.size:  # TF's tf.Assert of a tf.strings.format message, in its words
+            shown = " ".join(f'"{v.decode(errors="replace")}"' if isinstance(v, bytes)
+                             else str(v) for v in unknown.ravel()[:3])
             raise errors.InvalidArgumentError(
-                None, "Assert", "assertion failed: [When `num_oov_indices=0` all inputs "
-                f"should be in vocabulary, found OOV values [{shown}], consider setting "
-                "`num_oov_indices=1`.] The layer was given tokens outside its vocabulary "
-                "and has no OOV index to send them to.")
+                None, "Assert", "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                "Summarized data: b'When `num_oov_indices=0` all inputs should be in "
+                f"vocabulary, found OOV values [{shown}], consider setting "
+                "`num_oov_indices=1`.' The layer was given tokens outside its vocabulary and "
+                "has no OOV index to send them to.")
 
 
 def _find(x, table):
