@@ -4,11 +4,12 @@ An image is a 3-D tensor `[height, width, channels]`, a batch of them a 4-D
 tensor `[batch, height, width, channels]` (TF's "NHWC"). Every op here takes
 both, like TensorFlow's.
 
-* `resize_ops.py`, `resize_kernels.py` - `resize` (every `ResizeMethod`),
-  `resize_with_pad`, `resize_with_crop_or_pad`;
+* `resize_ops.py`, `resize_kernels.py` - `resize` (every `ResizeMethod`);
 * `crop_ops.py` - `central_crop`, `crop_to_bounding_box`, `pad_to_bounding_box`,
-  `crop_and_resize`, `extract_glimpse`;
+  `resize_with_crop_or_pad`, `resize_with_pad`;
+* `crop_and_resize_ops.py` - `crop_and_resize`; `glimpse_ops.py` - `extract_glimpse`;
 * `flip_ops.py` - flips, `rot90`, `transpose`, `random_*` and `stateless_random_*`;
+* `bounding_box_ops.py` - `sample_distorted_bounding_box` and its stateless twin;
 * `filter_ops.py` - `extract_patches`, `image_gradients`, `sobel_edges`,
   `total_variation`;
 * `nms_ops.py` - `non_max_suppression` and its variants;
@@ -19,8 +20,8 @@ both, like TensorFlow's.
 this package imports every module below it, which registers the public names
 they mark with `@tf_export("image....")`.
 """
-import importlib
-import pkgutil
+import importlib as _importlib
+import pkgutil as _pkgutil
 
-for _info in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_info.name}")
+for _info in _pkgutil.iter_modules(__path__):
+    _importlib.import_module(f"{__name__}.{_info.name}")
