@@ -73,12 +73,16 @@ DecodeAndCropJpeg = Op("DecodeAndCropJpeg",
                        typed=(0,), dtypes={dtypes.string}, shape=_still, dtype=dtypes.uint8)
 
 
-def _check_decode_options(fancy_upscaling, dct_method):
+def _check_decode_options(fancy_upscaling=True, dct_method="", try_recover_truncated=False):
     if not fancy_upscaling or dct_method not in ("", "INTEGER_ACCURATE"):
         raise NotImplementedError(
             "minitf decodes JPEG with libjpeg's accurate integer IDCT and smooth chroma "
             "upsampling only (dct_method '' or 'INTEGER_ACCURATE', fancy_upscaling=True): "
             "Pillow, which it decodes with, offers no other combination.")
+    if try_recover_truncated:
+        raise NotImplementedError(
+            "minitf does not recover truncated JPEGs (try_recover_truncated=True): TF fills the "
+            "missing rows its own way, and a guess would be silently wrong.")
 
 
 @tf_export("io.decode_jpeg", "image.decode_jpeg")
@@ -97,7 +101,7 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
     >>> tf.io.decode_jpeg(jpg, ratio=2).shape
     TensorShape([8, 8, 3])
     """
-    _check_decode_options(fancy_upscaling, dct_method)
+    _check_decode_options(fancy_upscaling, dct_method, try_recover_truncated)
     return apply(DecodeJpeg, [convert_to_tensor(contents, dtypes.string)],
                  {"channels": channels, "ratio": ratio})
 
@@ -112,7 +116,7 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
     >>> tf.io.decode_and_crop_jpeg(jpg, [2, 4, 5, 6]).shape
     TensorShape([5, 6, 3])
     """
-    _check_decode_options(fancy_upscaling, dct_method)
+    _check_decode_options(fancy_upscaling, dct_method, try_recover_truncated)
     window = convert_to_tensor(crop_window, dtypes.int32)
     return apply(DecodeAndCropJpeg, [convert_to_tensor(contents, dtypes.string), window],
                  {"channels": channels, "ratio": ratio})
@@ -225,11 +229,15 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
 def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
     """The image after a JPEG round trip at `jpeg_quality` (a data augmentation).
 
+    The decode uses the accurate IDCT: equal to TF's with `dct_method="INTEGER_ACCURATE"`;
+    TF's default (INTEGER_FAST) is a level or so away (see `decode_jpeg`).
+
     >>> x = tf.fill([8, 8, 3], 0.5)
     >>> y = tf.image.adjust_jpeg_quality(x, 75)
     >>> y.dtype, round(float(y[0, 0, 0]), 3)
     (tf.float32, 0.498)
     """
+    _check_decode_options(dct_method=dct_method)
     image = convert_to_tensor(image)
     channels = image.shape[-1]
     as_uint8 = convert_image_dtype(image, dtypes.uint8, saturate=True)

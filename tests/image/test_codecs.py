@@ -219,3 +219,14 @@ def test_gif_frames_from_pillow():
     gif = tf.io.decode_gif(buffer.getvalue())
     assert gif.shape == (3, 2, 3, 3)
     np.testing.assert_array_equal(gif[:, 0, 0].numpy(), [[255, 0, 0], [0, 255, 0], [0, 0, 255]])
+
+
+def test_truncated_jpeg_is_an_error_and_unsupported_options_say_so():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.io.decode_jpeg(read("photo_q90.jpg")[:400])
+    for options in (dict(dct_method="INTEGER_FAST"), dict(fancy_upscaling=False),
+                    dict(try_recover_truncated=True)):
+        with pytest.raises(NotImplementedError, match="minitf"):
+            tf.io.decode_jpeg(read("photo_q90.jpg"), **options)
+    accurate = tf.io.decode_jpeg(read("photo_q90.jpg"), dct_method="INTEGER_ACCURATE")
+    np.testing.assert_array_equal(accurate.numpy(), TF_DECODED["accurate_q90"])
