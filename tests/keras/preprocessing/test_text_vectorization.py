@@ -189,3 +189,26 @@ def test_config_round_trip():
     np.testing.assert_array_equal(clone(["ab"]).numpy(), layer(["ab"]).numpy())
     tupled = L.TextVectorization.from_config({**config, "ngrams": [1, 2]})
     assert tupled.get_config()["ngrams"] == (1, 2)
+
+
+@tf.keras.utils.register_keras_serializable(package="p2_tests")
+def shout(strings):
+    return tf.strings.upper(strings)
+
+
+def test_a_registered_standardize_function_saves_and_loads(tmp_path):
+    import json
+    layer = L.TextVectorization(standardize=shout, vocabulary=["HI"])
+    text = tf.keras.Input(shape=(1,), dtype="string")
+    model = tf.keras.Model(text, layer(text))
+    path = str(tmp_path / "shout.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as z:
+        config = json.loads(z.read("config.json"))["config"]["layers"][1]["config"]
+    assert config["standardize"] == {"module": "builtins", "class_name": "function",
+                                     "config": "p2_tests>shout", "registered_name": "function"}
+    loaded = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(loaded(tf.constant([["hi"], ["yo"]])).numpy(), [[2], [1]])
+    config["standardize"]["config"] = "p2_tests>whisper"
+    with pytest.raises(ValueError, match="not registered here"):
+        L.TextVectorization.from_config(config)

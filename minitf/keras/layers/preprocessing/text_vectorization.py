@@ -37,6 +37,7 @@ import minitf as tf
 from ....framework.tf_export import tf_export
 from ...engine import keras_tensor
 from ...engine.base_layer import Layer
+from ...saving import object_registration
 from .index_lookup import listify, validate_string_arg
 from .string_lookup import StringLookup
 from .text_ops import ngrams_dense, split_to_dense
@@ -226,7 +227,7 @@ class TextVectorization(Layer):
         for key in ("standardize", "split"):
             if config.get(key) is not None and not isinstance(config[key], str) \
                     and not callable(config[key]):
-                config[key] = tf.keras.utils.deserialize_keras_object(config[key])
+                config[key] = _function_from_config(config[key], key)
         if isinstance(config.get("ngrams"), list):
             config["ngrams"] = tuple(config["ngrams"])
         return cls(**config)
@@ -242,6 +243,20 @@ class TextVectorization(Layer):
 
     def load_assets(self, dir_path):
         self._lookup_layer.load_assets(dir_path)
+
+
+def _function_from_config(value, key):
+    """A registered function saved as {'class_name': 'function', 'config': 'package>name'}."""
+    if isinstance(value, dict) and value.get("class_name") == "function":
+        found = object_registration.get_registered_object(value.get("config"))
+        if found is None:
+            raise ValueError(
+                f"TextVectorization's `{key}` is the function {value.get('config')!r}, which is "
+                "not registered here. Decorate it with "
+                "@tf.keras.utils.register_keras_serializable(package=...) (or pass it in "
+                "custom_objects) before loading.")
+        return found
+    return tf.keras.utils.deserialize_keras_object(value)
 
 
 def _check_arguments(standardize, split, ngrams, output_mode, output_sequence_length, ragged):
