@@ -205,9 +205,9 @@ def _mask_ragged(data, mask):
         level = level.values
     kept = take_values(level, np.flatnonzero(keep))
     inner = parts[-1]
-    counts = np.add.reduceat(keep.astype(np.int64), _splits(inner)[:-1].astype(np.int64)) \
-        if keep.size else np.zeros(inner.nrows_value(), np.int64)
-    counts = np.where(np.diff(_splits(inner)) == 0, 0, counts)
+    kept_before = np.concatenate([[0], np.cumsum(keep)])  # kept values before each position
+    splits = _splits(inner).astype(np.int64)
+    counts = kept_before[splits[1:]] - kept_before[splits[:-1]]
     result = RaggedTensor.from_row_lengths(kept, _int_tensor(counts), validate=False)
     for outer in reversed(parts[:-1]):
         result = RaggedTensor.from_row_splits(result, outer.row_splits, validate=False)
@@ -345,7 +345,10 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     >>> tf.ragged.stack_dynamic_partitions([1, 2, 3, 4, 5], [2, 0, 2, 1, 0], 3)
     <tf.RaggedTensor [[2, 5], [4], [1, 3]]>
     """
-    parts = convert_to_tensor(partitions, dtype_hint=dtypes.int32)
+    parts = convert_to_tensor(partitions)
+    if parts.dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError("value_rowids must have dtype int32 or int64 (the partition ids "
+                         f"are integers; these are {parts.dtype.name}).")
     array = parts.numpy().astype(np.int64).reshape(-1)
     count = int(convert_to_tensor(num_partitions).numpy())
     if np.any(array < 0):

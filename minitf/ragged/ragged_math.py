@@ -209,6 +209,8 @@ def reduce_mean(rt, axis=None, keepdims=False):
     """Sum over count (TF's ragged reduce_mean; integers give float64, as TF's `/` does)."""
     total = reduce("sum", rt, axis, keepdims)
     count = reduce("sum", rt.with_flat_values(_ones(rt.flat_values)), axis, keepdims)
+    if is_ragged(total):  # reduced over an inner ragged axis: the rows stay
+        return elementwise(math_ops.truediv, total, count)
     return math_ops.truediv(total, count)
 
 
