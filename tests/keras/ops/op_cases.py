@@ -208,7 +208,21 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "conv_transpose(img, k2.transpose(0, 1, 3, 2), strides=2, padding='same')",
         "conv_transpose(seq, k1.transpose(0, 2, 1), padding='same')",
         "depth_to_space(np.arange(32, dtype='float32').reshape(1, 2, 2, 8), 2)",
-        "space_to_depth(np.arange(48, dtype='float32').reshape(1, 4, 4, 3), 2)"]
+        "space_to_depth(np.arange(48, dtype='float32').reshape(1, 4, 4, 3), 2)",
+        "unique(np.array([3, 1, 3, 2]))", "unique(i, return_counts=True)",
+        "unique(i, return_index=True, return_inverse=True)", "unique(f.round(0))",
+        "unique(np.array([3, 1, 3, 2]), sorted=False, return_inverse=True)",
+        "unique(np.array([[1, 2], [1, 2], [0, 5]]), axis=0)", "unique(i, size=3)",
+        "unique(np.array([1, 1]), size=3, fill_value=-1)",
+        "rearrange(img, 'b h w c -> b (h w) c')", "rearrange(img, 'b h w c -> c b w h')",
+        "rearrange(f, '(a b) c -> b a c', a=3)", "rearrange(seq, 'b t (c d) -> b c t d', d=1)",
+        "adaptive_average_pool(convert_to_tensor(img), 2)", "adaptive_max_pool(convert_to_tensor(img), (3, 2))",
+        "adaptive_average_pool(convert_to_tensor(seq), 4)", "adaptive_max_pool(convert_to_tensor(seq), 5)",
+        "adaptive_average_pool(img.transpose(0, 3, 1, 2), 3, data_format='channels_first')",
+        "unfold(img.transpose(0, 3, 1, 2), 2)", "unfold(img.transpose(0, 3, 1, 2), 3, padding=1, stride=2)",
+        "unfold(img.transpose(0, 3, 1, 2), (2, 3), dilation=2)",
+        "fold(unfold(img.transpose(0, 3, 1, 2), 2), (5, 5), 2)",
+        "fold(unfold(img.transpose(0, 3, 1, 2), 3, padding=1, stride=2), (5, 5), 3, padding=1, stride=2)"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]
