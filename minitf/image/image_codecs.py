@@ -29,6 +29,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from . import codec_common as cc
 from .dtype_conversion import convert_image_dtype
+from .png_reader import read_16bit_colour
 
 # --- encode_png: a PNG writer in a few lines ----------------------------------------------
 _COLOR_TYPE = {1: 0, 2: 4, 3: 2, 4: 6}  # channels -> PNG colour type (grey, grey+alpha, RGB, RGBA)
@@ -127,16 +128,36 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
         raise cc.bad_data(op_name, f"Got {frames} frames, but animated gifs can only be "
                           "decoded by tf.io.decode_gif or tf.io.decode_image")
     raw_mode = str(image.tile[0][3]) if image.tile else ""
-    if dtype == "uint16" and image.mode in ("RGB", "RGBA") and ";16" in raw_mode:
-        raise cc.bad_data(op_name, "minitf cannot decode a 16-bit colour PNG as uint16",
-                          "Pillow, which minitf decodes with, keeps only the high byte of "
-                          "16-bit colour: decode it as uint8 (that is what TF gives too).")
+    if raw_mode in _WIDE_RAW_MODES:  # Pillow would keep only the high bytes
+        pixels = _wide_colour(op_name, data, channels)
+        return pixels if dtype == "uint16" else (pixels >> 8).astype(np.uint8)
     image = cc.load(op_name, image)
     if animated == "all" or (animated == "expand" and kind == "gif"):
         if channels not in (0, 3):
             raise cc.bad_data(op_name, f"channels must be 0 or 3 for GIF, got {channels}")
         return _frames(image)
     return _pixels(op_name, image, channels, np.dtype(dtype))
+
+
+_WIDE_RAW_MODES = ("RGB;16B", "RGBA;16B", "LA;16B")
+
+
+def _wide_colour(op_name, data, channels):
+    """A 16-bit LA/RGB/RGBA PNG at full precision, with the channels asked (TF: alpha 65535)."""
+    pixels = read_16bit_colour(data, op_name)
+    if pixels.shape[-1] == 2:  # grey + alpha
+        grey, alpha = pixels[..., :1], pixels[..., 1:]
+        return {0: pixels, 1: grey, 3: np.repeat(grey, 3, -1),
+                4: np.concatenate([np.repeat(grey, 3, -1), alpha], -1)}[channels]
+    if channels == 1:
+        raise cc.bad_data(op_name, "minitf cannot turn 16-bit colour into grey as TF does",
+                          "Decode with channels=3 and use tf.image.rgb_to_grayscale.")
+    if channels == 3:
+        return pixels[..., :3]
+    if channels == 4 and pixels.shape[-1] == 3:
+        opaque = np.full(pixels.shape[:2] + (1,), 65535, np.uint16)
+        return np.concatenate([pixels, opaque], axis=-1)
+    return pixels
 
 
 def _still_shape(channels):

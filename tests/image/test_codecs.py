@@ -21,17 +21,15 @@ def read(name):
 
 
 @pytest.mark.parametrize("dtype,channels", [(np.uint8, 1), (np.uint8, 2), (np.uint8, 3),
-                                            (np.uint8, 4), (np.uint16, 1), (np.uint16, 3)])
+                                            (np.uint8, 4), (np.uint16, 1), (np.uint16, 2),
+                                            (np.uint16, 3), (np.uint16, 4)])
 def test_png_round_trip_is_bit_exact(dtype, channels):
     rng = np.random.default_rng(channels)
     x = rng.integers(0, np.iinfo(dtype).max + 1, size=(5, 7, channels)).astype(dtype)
     png = tf.io.encode_png(x)
     assert png.dtype == tf.string and png.numpy()[:8] == b"\x89PNG\r\n\x1a\n"
-    if dtype == np.uint16 and channels == 3:
-        with pytest.raises(tf.errors.InvalidArgumentError, match="16-bit colour"):
-            tf.io.decode_png(png, dtype=tf.uint16)
+    if dtype == np.uint16:
         np.testing.assert_array_equal(tf.io.decode_png(png).numpy(), x >> 8)  # TF: high byte
-        return
     back = tf.io.decode_png(png, dtype=tf.as_dtype(dtype))
     assert back.dtype == tf.as_dtype(dtype)
     np.testing.assert_array_equal(back.numpy(), x)
@@ -230,3 +228,46 @@ def test_truncated_jpeg_is_an_error_and_unsupported_options_say_so():
             tf.io.decode_jpeg(read("photo_q90.jpg"), **options)
     accurate = tf.io.decode_jpeg(read("photo_q90.jpg"), dct_method="INTEGER_ACCURATE")
     np.testing.assert_array_equal(accurate.numpy(), TF_DECODED["accurate_q90"])
+
+
+def _filtered_png(pixels, filters):
+    """A 16-bit RGB PNG whose rows use the given filter types (encode_png writes only type 0)."""
+    height, width, channels = pixels.shape
+    bpp = 2 * channels
+    rows = pixels.astype(">u2").reshape(height, -1).view(np.uint8).astype(np.int32)
+    out, prev = [], np.zeros(rows.shape[1], np.int32)
+    for y, kind in zip(range(height), filters):
+        line, enc = rows[y], rows[y].copy()
+        left = np.concatenate([np.zeros(bpp, np.int32), line[:-bpp]])
+        upleft = np.concatenate([np.zeros(bpp, np.int32), prev[:-bpp]])
+        if kind == 1:
+            enc = line - left
+        elif kind == 2:
+            enc = line - prev
+        elif kind == 3:
+            enc = line - (left + prev) // 2
+        elif kind == 4:
+            p = left + prev - upleft
+            pa, pb, pc = np.abs(p - left), np.abs(p - prev), np.abs(p - upleft)
+            enc = line - np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, prev, upleft))
+        out.append(np.concatenate([[kind], enc % 256]))
+        prev = line
+    png = tf.io.encode_png(pixels).numpy()
+    start = png.index(b"IDAT") - 4
+    body = zlib.compress(np.array(out, np.uint8).tobytes())
+    idat = (struct.pack(">I", len(body)) + b"IDAT" + body
+            + struct.pack(">I", zlib.crc32(b"IDAT" + body) & 0xFFFFFFFF))
+    return png[:start] + idat + png[png.index(b"IEND") - 4:]
+
+
+def test_16bit_colour_png_undoes_every_filter():
+    pixels = np.random.default_rng(8).integers(0, 65536, (5, 4, 3)).astype(np.uint16)
+    png = _filtered_png(pixels, [0, 1, 2, 3, 4])
+    np.testing.assert_array_equal(tf.io.decode_png(png, dtype=tf.uint16).numpy(), pixels)
+    rgba = tf.io.decode_png(png, channels=4, dtype=tf.uint16).numpy()
+    assert (rgba[..., 3] == 65535).all()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="16-bit colour into grey"):
+        tf.io.decode_png(png, channels=1, dtype=tf.uint16)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid PNG data"):
+        tf.io.decode_png(_filtered_png(pixels, [0] * 5).replace(b"IEND", b"IENX")[:-60] +
+                         b"\x00" * 8, dtype=tf.uint16)

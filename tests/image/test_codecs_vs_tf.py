@@ -16,7 +16,9 @@ JPEG_OPTIONS = [dict(quality=75), dict(quality=95, progressive=True), dict(optim
                 dict(quality=20, chroma_downsampling=False), dict(xmp_metadata="hello")]
 RNG = np.random.default_rng(4)
 PNG_CASES = [RNG.integers(0, 256, (3, 5, c)).astype(np.uint8) for c in (1, 2, 3, 4)] + \
-            [RNG.integers(0, 65536, (3, 5, c)).astype(np.uint16) for c in (1, 3)]
+            [RNG.integers(0, 65536, (3, 5, c)).astype(np.uint16) for c in (1, 2, 3, 4)] + \
+            [np.add.outer(np.arange(20), np.arange(30))[..., None].repeat(3, -1).astype(np.uint16)
+             * 1000]  # smooth: libpng's filters other than None pay off
 
 TF_CODE = """
 import base64, json, numpy as np, tensorflow as tf
@@ -25,7 +27,10 @@ px = np.array(data["pixels"], np.uint8)
 out = {{"jpeg": [base64.b64encode(tf.io.encode_jpeg(px, **o).numpy()).decode()
                  for o in data["options"]]}}
 out["jpeg_grey"] = base64.b64encode(tf.io.encode_jpeg(px[..., :1]).numpy()).decode()
-out["png"] = []
+out["png"], out["tf_png"] = [], []
+for case in data["png_cases"]:  # libpng picks a filter per row: every filter type appears
+    x = np.array(case[0], case[1])
+    out["tf_png"].append(base64.b64encode(tf.io.encode_png(x).numpy()).decode())
 for blob, dtype in data["pngs"]:
     image = tf.io.decode_png(base64.b64decode(blob), dtype=getattr(tf, dtype))
     out["png"].append(image.numpy().tolist())
@@ -39,7 +44,8 @@ def real(tmp_path_factory):
             for x in PNG_CASES]
     path = tmp_path_factory.mktemp("codecs") / "inputs.json"
     path.write_text(json.dumps({"pixels": PIXELS.tolist(), "options": JPEG_OPTIONS,
-                                "pngs": pngs}))
+                                "pngs": pngs,
+                                "png_cases": [(x.tolist(), x.dtype.name) for x in PNG_CASES]}))
     return run_tf_json(TF_CODE.format(path=str(path)))
 
 
@@ -56,3 +62,12 @@ def test_grey_jpeg_bytes_equal_tfs(real):
 @pytest.mark.parametrize("index", range(len(PNG_CASES)))
 def test_tf_decodes_minitf_pngs_exactly(real, index):
     np.testing.assert_array_equal(np.array(real["png"][index]), PNG_CASES[index])
+
+
+@pytest.mark.parametrize("index", range(len(PNG_CASES)))
+def test_minitf_decodes_tfs_pngs_exactly(real, index):
+    png = base64.b64decode(real["tf_png"][index])
+    x = PNG_CASES[index]
+    np.testing.assert_array_equal(tf.io.decode_png(png, dtype=tf.as_dtype(x.dtype)).numpy(), x)
+    if x.dtype == np.uint16:
+        np.testing.assert_array_equal(tf.io.decode_png(png).numpy(), x >> 8)
