@@ -75,7 +75,8 @@ def test_training_step_shares_patches_and_gives_identical_numbers(image_is_argum
 @pytest.mark.parametrize("kwargs", [
     {"padding": "VALID"}, {"strides": 2}, {"dilations": 2}, {"activation": tf.nn.elu},
     {"activation": tf.nn.leaky_relu}, {"activation": tf.identity},
-    {"image_is_argument": True, "batch": 6}], ids=str)
+    {"image_is_argument": True, "batch": 6}], ids=lambda kw: ",".join(
+        f"{k}={getattr(v, '__name__', v)}" for k, v in kw.items()))
 def test_other_windows_and_activations(kwargs):
     kwargs.setdefault("image_is_argument", False)
     _same_numbers(**kwargs)
