@@ -41,12 +41,31 @@ def _matrices(weights, image_shape, size, attrs):
     return weights(height, new_height, **attrs), weights(width, new_width, **attrs)
 
 
+def sparse_rows(weights):
+    """Row o of `weights` as (columns, values) of its nonzero entries: two [out, taps]
+    arrays, padded with weight 0. A resize row has only a few taps (2 for bilinear)."""
+    nonzero = weights != 0
+    taps = max(1, int(nonzero.sum(axis=1).max(initial=0)))
+    columns = np.argsort(~nonzero, axis=1, kind="stable")[:, :taps]  # nonzero columns first
+    return columns, np.take_along_axis(weights, columns, axis=1)
+
+
+def apply_along(x, weights, axis):
+    """weights @ x along `axis`, one gathered copy of x per tap (not a dense matmul: a
+    224 -> 112 bilinear row has 2 nonzero weights out of 224)."""
+    columns, values = sparse_rows(weights)
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    out = np.take(x, columns[:, 0], axis=axis) * values[:, 0].reshape(shape)
+    for k in range(1, columns.shape[1]):
+        out += np.take(x, columns[:, k], axis=axis) * values[:, k].reshape(shape)
+    return out
+
+
 def resample(images, w_height, w_width):
     """W_height @ images @ W_width^T over axes 1 and 2 of an NHWC batch, in float32."""
     x = images.astype(np.float32, copy=False)
-    n, h, w, c = x.shape
-    rows = np.matmul(w_height, x.reshape(n, h, w * c)).reshape(n, -1, w, c)
-    return np.matmul(w_width, rows)  # (W, w) @ (n, H, w, c) -> (n, H, W, c)
+    return apply_along(apply_along(x, w_height, 1), w_width, 2)
 
 
 def _check_sizes(name, image_shape, size):
