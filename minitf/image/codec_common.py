@@ -92,6 +92,17 @@ def too_large(op_name, size):
                     f"than {MAX_PIXELS} pixels, before allocating them.")
 
 
+def jpeg_draft(image, channels, ratio=1):
+    """Ask libjpeg for grey (its Y channel, as TF gets it) or a 1/ratio scale, before decoding."""
+    if image.format != "JPEG":
+        return image
+    width, height = image.size
+    mode = "L" if channels == 1 else image.mode
+    if mode != image.mode or ratio != 1:
+        image.draft(mode, (-(-width // ratio), -(-height // ratio)))
+    return image
+
+
 def load(op_name, image):
     """Decode the pixels, turning Pillow's errors on corrupt data into TF's class."""
     try:

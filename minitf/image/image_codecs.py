@@ -131,7 +131,7 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
     if raw_mode in _WIDE_RAW_MODES:  # Pillow would keep only the high bytes
         pixels = _wide_colour(op_name, data, channels)
         return pixels if dtype == "uint16" else (pixels >> 8).astype(np.uint8)
-    image = cc.load(op_name, image)
+    image = cc.load(op_name, cc.jpeg_draft(image, channels))
     if animated == "all" or (animated == "expand" and kind == "gif"):
         if channels not in (0, 3):
             raise cc.bad_data(op_name, f"channels must be 0 or 3 for GIF, got {channels}")

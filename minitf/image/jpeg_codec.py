@@ -42,13 +42,7 @@ def _decode_jpeg(contents, op_name="DecodeJpeg", channels=0, ratio=1, crop=None)
         return array if crop is None else _crop(op_name, array, crop)
     if channels == 4:
         raise cc.bad_data(op_name, "JPEG does not support 4 channels")
-    image = cc.open_image(op_name, data)
-    if image.format == "JPEG":
-        width, height = image.size
-        mode = "L" if channels == 1 else image.mode
-        size = (-(-width // ratio), -(-height // ratio))
-        if mode != image.mode or ratio != 1:
-            image.draft(mode, size)  # libjpeg itself outputs grey / scales by 1/ratio
+    image = cc.jpeg_draft(cc.open_image(op_name, data), channels, ratio)
     array = cc.to_channels(cc.load(op_name, image), channels)
     return array if crop is None else _crop(op_name, array, crop)
 

@@ -99,6 +99,12 @@ def test_decode_image_sniffs_the_format_and_converts():
                                   TF_DECODED["image_gif_first"])
 
 
+def test_grey_from_a_jpeg_is_libjpegs_luma_whichever_decoder_reads_it():
+    for decode in (tf.io.decode_png, tf.io.decode_image, tf.io.decode_jpeg):
+        np.testing.assert_array_equal(decode(read("photo_q90.jpg"), channels=1).numpy(),
+                                      TF_DECODED["accurate_q90_gray"])
+
+
 def test_each_decoder_reads_the_formats_tf_lets_it():
     assert tf.io.decode_jpeg(read("photo.png")).shape == (24, 32, 3)
     np.testing.assert_array_equal(tf.io.decode_png(read("photo.bmp")).numpy(), PIXELS)
