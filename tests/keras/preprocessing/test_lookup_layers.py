@@ -381,3 +381,11 @@ def test_ragged_inputs_are_looked_up_row_by_row():
     adapted.adapt(tf.ragged.constant([[1, 2, 2], [3]]))  # two documents of different lengths
     assert adapted.get_vocabulary() == [-1, 2, 3, 1]
     np.testing.assert_allclose(adapted.idf_weights.numpy(), [math.log(2)] * 4, rtol=1e-6)
+
+
+def test_sparse_tf_idf_is_the_dense_result_sparsified():
+    layer = L.StringLookup(output_mode="tf_idf", sparse=True, vocabulary=["a", "b"],
+                           idf_weights=[0.5, 2.0])  # OOV weight: the mean, 1.25
+    out = layer([["a", "a"], ["b", "q"]])
+    assert isinstance(out, tf.SparseTensor) and out.values.dtype == tf.float32
+    np.testing.assert_allclose(tf.sparse.to_dense(out).numpy(), [[0, 1.0, 0], [1.25, 0, 2.0]])

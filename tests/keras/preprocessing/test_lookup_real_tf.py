@@ -15,6 +15,8 @@ CASES = textwrap.dedent('''
     L = tf.keras.layers
 
     def plain(value):
+        if hasattr(value, "dense_shape"):  # a SparseTensor: its three parts
+            return [plain(value.indices), plain(value.values), plain(value.dense_shape)]
         if hasattr(value, "to_list"):
             return plain(value.to_list())
         if hasattr(value, "numpy"):
@@ -70,6 +72,9 @@ CASES = textwrap.dedent('''
     i = L.IntegerLookup(vocabulary=[4, 2], output_mode="count", pad_to_max_tokens=True,
                         max_tokens=5)
     results["int_count"] = result(i, tf.constant([[4, 4, 2, 8]]))
+    for mode in ["one_hot", "multi_hot", "count"]:
+        s = L.StringLookup(vocabulary=["a", "b"], output_mode=mode, sparse=True)
+        results["sparse_" + mode] = result(s, tf.constant([["a", "a"], ["b", "q"]]))
     rt = tf.ragged.constant([["a", "b", "a"], ["c"], []])
     for mode in ["int", "multi_hot", "count", "one_hot"]:
         s = L.StringLookup(vocabulary=["a", "b"], output_mode=mode)

@@ -37,7 +37,7 @@ from ...engine import keras_tensor
 from ...engine.base_layer import Layer
 from ...saving import object_registration
 from . import lookup_table
-from .lookup_encoding import encode_categorical
+from .lookup_encoding import encode_categorical, to_sparse
 
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 _INT64_MAX = np.iinfo(np.int64).max
@@ -362,12 +362,16 @@ class IndexLookup(Layer):
         ids = lookup_table.lookup(inputs, self.lookup_table)
         if self.output_mode == "int":
             return tf.squeeze(ids, -1) if scalar else ids
+        return self._encode(ids)
+
+    def _encode(self, ids):
+        """Indices as one_hot/multi_hot/count vectors, or counts times idf (tf_idf)."""
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
-        mode = "count" if self.output_mode == "tf_idf" else self.output_mode
-        output = encode_categorical(ids, mode, depth, tf.int64, self.sparse)
-        if self.output_mode == "tf_idf":
-            output = tf.cast(output, tf.float32) * self.idf_weights_const
-        return output
+        if self.output_mode != "tf_idf":
+            return encode_categorical(ids, self.output_mode, depth, tf.int64, self.sparse)
+        counts = encode_categorical(ids, "count", depth, tf.int64)
+        output = tf.cast(counts, tf.float32) * self.idf_weights_const
+        return to_sparse(output) if self.sparse else output  # (TF 2.21 fails here if sparse)
 
     def _call_ragged(self, inputs):
         """A RaggedTensor's values are looked up row by row (Keras's map_flat_values);
@@ -378,12 +382,7 @@ class IndexLookup(Layer):
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         if self.output_mode == "one_hot":
             return inputs.with_flat_values(tf.one_hot(ids, depth, dtype=tf.int64))
-        dense = inputs.with_flat_values(ids).to_tensor(default_value=-1)  # -1: no token
-        mode = "count" if self.output_mode == "tf_idf" else self.output_mode
-        output = encode_categorical(dense, mode, depth, tf.int64, self.sparse)
-        if self.output_mode == "tf_idf":
-            output = tf.cast(output, tf.float32) * self.idf_weights_const
-        return output
+        return self._encode(inputs.with_flat_values(ids).to_tensor(default_value=-1))  # -1: none
 
     def _ensure_known_vocab_size(self):
         if self.output_mode != "int" and not self.pad_to_max_tokens and \
