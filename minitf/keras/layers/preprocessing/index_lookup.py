@@ -18,6 +18,10 @@ it: "one_hot", "multi_hot", "count" (int64, vocabulary_size wide) or "tf_idf"
 >>> layer(["a", "zebra", "d"])
 <tf.Tensor: shape=(3,), dtype=int64, numpy=array([1, 0, 3])>
 
+A `tf.RaggedTensor` input is looked up row by row; `sparse=True` returns the
+encodings as a `tf.SparseTensor`; with `num_oov_indices > 1` an unknown token's
+Fingerprint64 (or, with `salt`, its SipHash) picks its OOV index.
+
 The adapted vocabulary is saved with a model as Keras does: a text file
 `assets/<layer path>/vocabulary.txt` inside the `.keras` zip (and tf_idf's
 weights as the dataset "idf_weights"); a vocabulary given as a list is part of
