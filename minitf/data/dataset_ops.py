@@ -287,6 +287,9 @@ class Dataset:
         >>> tf.data.Dataset.range(5).batch(2, drop_remainder=True).element_spec
         TensorSpec(shape=(2,), dtype=tf.int64, name=None)
         """
+        from .ragged_batch import batch_with_ragged_rows, has_ragged_rows
+        if has_ragged_rows(self.element_spec):
+            return batch_with_ragged_rows(self, batch_size, drop_remainder)
         from .batching import _BatchDataset
         return _BatchDataset(self, batch_size, drop_remainder)
 

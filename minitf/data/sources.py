@@ -17,6 +17,7 @@ from .structure import (
     element_spec_of,
     flatten,
     is_dataset,
+    is_ragged,
     normalize_element,
     pack,
     same_structure,
@@ -81,7 +82,7 @@ class _TensorSliceDataset(Dataset):
 
     def _generate(self):
         leaves = flatten(self._structure)
-        arrays = [value_of(t) for t in leaves]
+        arrays = [t if is_ragged(t) else value_of(t) for t in leaves]  # rt[i]: a row
         rows = self._rows
         if rows is None:  # symbolic tensors of unknown length: check them now, as TF does
             sizes = [a.shape[0] for a in arrays]
@@ -94,7 +95,7 @@ class _TensorSliceDataset(Dataset):
         template = self._structure
         dtypes_ = [t.dtype for t in leaves]
         for i in range(rows):
-            yield pack(template, [EagerTensor(slice_row(a, i), d)
+            yield pack(template, [a[i] if is_ragged(a) else EagerTensor(slice_row(a, i), d)
                                   for a, d in zip(arrays, dtypes_)])
 
 
@@ -109,8 +110,8 @@ class _TensorDataset(Dataset):
         return 1
 
     def _generate(self):
-        yield pack(self._structure, [leaf if is_dataset(leaf) else eager(leaf)
-                                     for leaf in flatten(self._structure)])
+        yield pack(self._structure, [leaf if is_dataset(leaf) or is_ragged(leaf)
+                                     else eager(leaf) for leaf in flatten(self._structure)])
 
 
 class _RangeDataset(Dataset):

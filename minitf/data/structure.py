@@ -84,9 +84,18 @@ def normalize_element(value):
     if isinstance(value, tuple):
         children = [normalize_element(v) for v in value]
         return type(value)(*children) if hasattr(value, "_fields") else tuple(children)
-    if is_dataset(value) or isinstance(value, Tensor):
+    if is_dataset(value) or isinstance(value, Tensor) or is_ragged(value):
         return value
     return list_to_tensor(value)
+
+
+def is_ragged(value):
+    """A tf.RaggedTensor (minitf/ragged, imported only by code that makes one)."""
+    return type(value).__name__ == "RaggedTensor"
+
+
+def is_ragged_spec(spec):
+    return type(spec).__name__ == "RaggedTensorSpec"
 
 
 def _holds_tensor(value):
@@ -109,6 +118,9 @@ def spec_of(leaf):
     """The spec of one leaf: a TensorSpec for a tensor, a DatasetSpec for a dataset."""
     if is_dataset(leaf):
         return DatasetSpec(leaf.element_spec)
+    if is_ragged(leaf):
+        from ..ragged.ragged_tensor_spec import RaggedTensorSpec
+        return RaggedTensorSpec.from_value(leaf)
     return TensorSpec(leaf.shape, leaf.dtype)
 
 
@@ -129,6 +141,9 @@ def batched_spec(spec, batch_dim):
 
 
 def unbatched_spec(spec):
+    if is_ragged_spec(spec):  # a row of a RaggedTensor: one partition fewer
+        return type(spec)(spec.shape[1:], spec.dtype, spec.ragged_rank - 1,
+                          spec.row_splits_dtype)
     if spec.shape.rank is None:
         return TensorSpec(None, spec.dtype)
     if spec.shape.rank == 0:

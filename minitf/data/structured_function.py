@@ -78,7 +78,7 @@ class StructuredFunction:
                 if isinstance(spec, DatasetSpec):
                     raise TypeError(f"`{self._transformation}` cannot trace a function of "
                                     "dataset elements; use flat_map or interleave.")
-                if type(spec).__name__ == "RaggedTensorSpec":  # minitf/ragged
+                if type(spec).__name__ == "RaggedTensorSpec" and spec.ragged_rank:
                     raise TypeError(
                         f"minitf's `{self._transformation}` cannot trace a function of "
                         "RaggedTensor elements yet (TensorFlow can): apply the function "

@@ -50,6 +50,20 @@ def test_dense_to_ragged_batch_and_numpy_iteration():
     assert splits.dtype == tf.int32
 
 
+def test_rows_of_a_ragged_tensor_as_elements():
+    rt = tf.ragged.constant([[1, 2], [3], []])
+    ds = tf.data.Dataset.from_tensor_slices(rt)
+    assert ds.element_spec == tf.RaggedTensorSpec([None], tf.int32, 0)
+    assert [t.numpy().tolist() for t in ds] == [[1, 2], [3], []]
+    assert [int(t) for t in ds.map(lambda x: tf.reduce_sum(x))] == [3, 3, 0]
+    assert [b.to_list() for b in ds.batch(2)] == [[[1, 2], [3]], [[]]]
+    assert [b.to_list() for b in ds.ragged_batch(2)] == [[[1, 2], [3]], [[]]]
+    assert [t.tolist() for t in ds.as_numpy_iterator()] == [[1, 2], [3], []]
+    whole = tf.data.Dataset.from_tensors(rt)
+    assert whole.element_spec == tf.RaggedTensorSpec([3, None], tf.int32, 1)
+    assert next(iter(whole)).to_list() == [[1, 2], [3], []]
+
+
 def test_map_of_ragged_elements_is_a_clear_error():
     with pytest.raises(TypeError, match="cannot trace a function of RaggedTensor elements"):
         lengths(3).ragged_batch(2).map(lambda r: r)
@@ -74,6 +88,23 @@ PIPELINES = [  # (what real TF runs, the same pipeline here: lambdas with source
          lambda x: tf.zeros(tf.stack([2, x]), tf.int32)).ragged_batch(2)),
     ("tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).ragged_batch(2)",
      lambda: tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).ragged_batch(2)),
+    ("tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))",
+     lambda: tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))),
+    ("tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))"
+     ".map(lambda x: tf.reduce_sum(x))",
+     lambda: tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))
+     .map(lambda x: tf.reduce_sum(x))),
+    ("tf.data.Dataset.from_tensor_slices((tf.ragged.constant([[1, 2], [3], []]), [1, 2, 3]))"
+     ".batch(2)",
+     lambda: tf.data.Dataset.from_tensor_slices(
+         (tf.ragged.constant([[1, 2], [3], []]), [1, 2, 3])).batch(2)),
+    ("tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]]))",
+     lambda: tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]]))),
+    ("tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]])).batch(2)",
+     lambda: tf.data.Dataset.from_tensor_slices(
+         tf.ragged.constant([[[1], [2, 3]], [[4]]])).batch(2)),
+    ("tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]]))",
+     lambda: tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]]))),
 ]
 
 
