@@ -28,6 +28,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from ..ops.math_ops import cast
 from .resize_ops import static_size
 
 F32 = np.float32
@@ -117,8 +118,10 @@ CropAndResize = Op("CropAndResize", _crop_and_resize, dtypes=CROP_TYPES, typed=[
                    shape=_crop_shape, dtype=dtypes.float32)
 
 
-def _grad_image(grads, boxes, box_index, image_shape, method):
-    """Each crop pixel's gradient, added to the pixels it was read from."""
+def _grad_image(grads, boxes, box_index, image, method):
+    """Each crop pixel's gradient, added to the pixels it was read from (TF passes the
+    image's shape; minitf passes the image, whose shape is known when the op runs)."""
+    image_shape = image.shape
     s = Sampling(image_shape, boxes, box_index, grads.shape[1:3])
     out = np.zeros(image_shape, grads.dtype)
     g = np.where(s.inside[..., None], grads, 0)
@@ -157,8 +160,7 @@ def _grad_boxes(grads, image, boxes, box_index):
 
 
 CropAndResizeGradImage = Op("CropAndResizeGradImage", _grad_image, typed=[0],
-                            shape=lambda grads, boxes, box_index, image_shape, method:
-                            TensorShape(image_shape))
+                            shape=lambda grads, boxes, box_index, image, method: image)
 CropAndResizeGradBoxes = Op("CropAndResizeGradBoxes", _grad_boxes, typed=[], dtype=dtypes.float32,
                             shape=lambda grads, image, boxes, box_index: boxes)
 
@@ -168,11 +170,9 @@ def _crop_and_resize_grad(op, dy):
     image, boxes, box_index = op.inputs
     grad_image = None
     if image.dtype.is_floating:
-        grad_image = apply(CropAndResizeGradImage, [dy, boxes, box_index],
-                           {"image_shape": tuple(image.shape.as_list()),
-                            "method": op.attrs["method"]})
+        grad_image = apply(CropAndResizeGradImage, [dy, boxes, box_index, image],
+                           {"method": op.attrs["method"]})
         if grad_image.dtype != image.dtype:
-            from ..ops.math_ops import cast
             grad_image = cast(grad_image, image.dtype)
     return grad_image, apply(CropAndResizeGradBoxes, [dy, image, boxes, box_index]), None
 

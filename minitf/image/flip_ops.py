@@ -117,7 +117,11 @@ def _random_flip(image, axis, uniform):
         flip = tf.less(uniform(shape=[]), 0.5)
         return tf.cond(flip, lambda: tf.reverse(image, [axis]), lambda: image)
     batch = image.shape[0]
-    coins = uniform(shape=tf.shape(image)[:1] if batch is None else [batch])
+    if batch is None:  # TF draws tf.shape(image)[0] coins when the graph runs
+        raise ValueError("minitf's random ops need their shape while tracing: give the "
+                         "tf.function a batch size (input_signature or a concrete tensor) to "
+                         "flip a batch at random.")
+    coins = uniform(shape=[batch])
     flips = tf.cast(tf.round(tf.reshape(coins, [-1, 1, 1, 1])), image.dtype)
     return flips * tf.reverse(image, [axis + 1]) + (1 - flips) * image
 
