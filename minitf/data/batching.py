@@ -19,7 +19,8 @@ from ..framework.tensor_shape import TensorShape
 from .dataset_ops import Dataset
 from .graph_inputs import known_int
 from .sources import _VariantDataset, flatten_up_to, runtime_int, static_int
-from .structure import DatasetSpec, batched_spec, flatten, map_structure, pack, unbatched_spec
+from .structure import (DatasetSpec, batched_spec, flatten, is_ragged, map_structure, pack,
+                        unbatched_spec)
 
 
 def _positive(value, message, op):
@@ -194,16 +195,17 @@ class _UnbatchDataset(Dataset):
 
     def _generate(self):
         for element in self._input._iterate():
-            arrays = [t._value for t in flatten(element)]
-            sizes = [a.shape[0] for a in arrays]
+            arrays = [t if is_ragged(t) else t._value for t in flatten(element)]
+            sizes = [a.nrows_value() if is_ragged(a) else a.shape[0] for a in arrays]
             for i, n in enumerate(sizes):
                 if n != sizes[0]:
                     raise errors.InvalidArgumentError(
                         None, "IteratorGetNext",
                         "Input element must have the same batch size in each component. "
                         f"Component 0 had size {sizes[0]} but component {i} had size {n}.")
-            for row in range(sizes[0]):
-                yield pack(element, [EagerTensor(a[row, ...]) for a in arrays])
+            for row in range(sizes[0]):  # a RaggedTensor's row: rt[row]
+                yield pack(element, [a[row] if is_ragged(a) else EagerTensor(a[row, ...])
+                                     for a in arrays])
 
 
 def _window_args(size, shift, stride):

@@ -105,6 +105,11 @@ PIPELINES = [  # (what real TF runs, the same pipeline here: lambdas with source
          tf.ragged.constant([[[1], [2, 3]], [[4]]])).batch(2)),
     ("tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]]))",
      lambda: tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]]))),
+    ("tf.data.Dataset.range(1, 4).map(lambda x: tf.range(x)).ragged_batch(2).unbatch()",
+     lambda: tf.data.Dataset.range(1, 4).map(lambda x: tf.range(x)).ragged_batch(2).unbatch()),
+    ("tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]])).unbatch()",
+     lambda: tf.data.Dataset.from_tensor_slices(
+         tf.ragged.constant([[[1], [2, 3]], [[4]]])).unbatch()),
 ]
 
 
