@@ -389,3 +389,16 @@ def test_sparse_tf_idf_is_the_dense_result_sparsified():
     out = layer([["a", "a"], ["b", "q"]])
     assert isinstance(out, tf.SparseTensor) and out.values.dtype == tf.float32
     np.testing.assert_allclose(tf.sparse.to_dense(out).numpy(), [[0, 1.0, 0], [1.25, 0, 2.0]])
+
+
+def test_integer_lookup_and_invert_inside_dataset_map():
+    ids = L.IntegerLookup(vocabulary=[12, 36, 1138], mask_token=0)
+    back = L.IntegerLookup(vocabulary=[12, 36, 1138], mask_token=0, invert=True)
+    ds = tf.data.Dataset.from_tensor_slices(tf.constant([[12, 0], [7, 1138]], tf.int64))
+    ds = ds.batch(2).map(lambda x: (ids(x), back(ids(x))))
+    indices, restored = next(iter(ds))
+    np.testing.assert_array_equal(indices.numpy(), [[2, 0], [1, 4]])
+    np.testing.assert_array_equal(restored.numpy(), [[12, 0], [-1, 1138]])
+    words = L.StringLookup(vocabulary=["a", "b"], invert=True)
+    f = tf.function(lambda i: words(i))
+    assert f(tf.constant([2, 0], tf.int64)).numpy().tolist() == [b"b", b"[UNK]"]

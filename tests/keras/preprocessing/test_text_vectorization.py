@@ -212,3 +212,10 @@ def test_a_registered_standardize_function_saves_and_loads(tmp_path):
     config["standardize"]["config"] = "p2_tests>whisper"
     with pytest.raises(ValueError, match="not registered here"):
         L.TextVectorization.from_config(config)
+
+
+def test_ngrams_and_counts_inside_tf_function():
+    layer = L.TextVectorization(output_mode="count", ngrams=2, vocabulary=["a", "b", "a b"])
+    f = tf.function(lambda s: layer(s))
+    np.testing.assert_array_equal(f(tf.constant(["a b a b", "b"])).numpy(),
+                                  [[1, 2, 2, 2], [0, 0, 1, 0]])  # "b a" is OOV
