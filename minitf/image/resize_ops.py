@@ -209,6 +209,9 @@ def as_batch(images, what="images"):
 
 def aspect_size(height, width, size):
     """The largest size within `size` with the image's aspect ratio (TF's float32 rounding)."""
+    if height is None or width is None:
+        raise ValueError("minitf needs the image's height and width while tracing to "
+                         "preserve the aspect ratio: give them in the input_signature.")
     f32 = np.float32
     factor = min(f32(size[0]) / f32(height), f32(size[1]) / f32(width))
     return int(np.round(factor * f32(height))), int(np.round(factor * f32(width)))
