@@ -32,6 +32,12 @@ def erfc(x):
 
 
 @keras_ops_export()
+def erfinv(x):
+    """The inverse error function (`tf.math.erfinv`): erfinv(erf(y)) = y."""
+    return tf.math.erfinv(convert(x))
+
+
+@keras_ops_export()
 def rsqrt(x):
     """1 / sqrt(x).
 
