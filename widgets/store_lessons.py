@@ -16,6 +16,8 @@ make every re-run a change to review):
 'File "<cell>", line 4, in f'
 >>> tidy_text("File /home/me/minitf/minitf/framework/op.py:121, in apply", "/home/me/minitf")
 'File minitf/framework/op.py:121, in apply'
+>>> tidy_text("WARNING:tensorflow:From /tmp/ipykernel_7/99.py:2: f (from m) is deprecated", "/x")
+'WARNING:tensorflow:From <cell>: f (from m) is deprecated'
 >>> tidy_text("<graphviz.sources.Source at 0x7f3942828510>", "/x")
 '<graphviz.sources.Source at 0xADDRESS>'
 """
@@ -28,11 +30,13 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]  # the checkout (lessons/, minitf/, widgets/)
 _CELL_FILE = re.compile(r'"[^"]*ipykernel_\d+/\d+\.py"')
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+_DEPRECATION_FROM = re.compile(r"From [^ ]*ipykernel_\d+/\d+\.py:\d+:")  # TF's deprecation log
 
 
 def tidy_text(text, root=str(ROOT)):
     """`text` without machine paths and addresses (see the module docstring)."""
     text = _CELL_FILE.sub('"<cell>"', text)
+    text = _DEPRECATION_FROM.sub("From <cell>:", text)
     text = text.replace(root.rstrip("/") + "/", "")
     return _ADDRESS.sub("0xADDRESS", text)
 
