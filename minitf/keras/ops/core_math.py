@@ -16,7 +16,7 @@ import minitf as tf
 
 from ._export import keras_ops_export
 from .. import ops  # noqa: F401 - the examples below call ops.*
-from .dtype_rules import convert
+from .dtype_rules import concrete, convert
 
 
 @keras_ops_export()
@@ -54,7 +54,8 @@ def _segments(data, segment_ids, num_segments, sorted, count_unique):
                          f"the tensorflow backend.Received: num_segments={num_segments}, "
                          f"sorted={sorted}.")
     if num_segments is None:
-        values = ids.numpy()
+        values = concrete(ids, "segment_*", "(Without `num_segments` the output's length "
+                          "comes from the ids.) Inside tf.function pass `num_segments`.")
         num_segments = (len(np.unique(values)) if count_unique and not sorted
                         else int(values.max()) + 1 if values.size else 0)
     mask = tf.equal(tf.reshape(tf.range(num_segments), [-1, 1]), tf.reshape(ids, [1, -1]))

@@ -201,6 +201,18 @@ def promote(*xs, extra=()):
     return [convert(x, dtype) for x in xs]
 
 
+def concrete(x, op_name, hint):
+    """x's NumPy value, for ops whose output shape depends on the values (eager mode only)."""
+    if hasattr(x, "numpy") and not isinstance(x, np.ndarray):
+        try:
+            return x.numpy()
+        except AttributeError:
+            pass
+        raise ValueError(f"`keras.ops.{op_name}` in minitf works on concrete values, and inside "
+                         f"tf.function they are symbolic. {hint}")
+    return np.asarray(x)
+
+
 def float_dtype(dtype):
     """Keras's rule for ops that need a float input: ints and bool compute in `floatx()`."""
     return dtype if "float" in dtype or "complex" in dtype else tf.keras.backend.floatx()

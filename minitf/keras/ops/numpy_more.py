@@ -21,7 +21,7 @@ import minitf as tf
 
 from ._export import keras_ops_export
 from .. import ops  # noqa: F401 - the examples below call ops.*
-from .dtype_rules import convert, promote, result_type
+from .dtype_rules import concrete, convert, promote, result_type
 
 
 @keras_ops_export("numpy")
@@ -105,8 +105,10 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     if sparse:
         raise NotImplementedError("minitf's bincount has no sparse=True output.")
     x = tf.cast(convert(x), "int32")
-    length = max(int(tf.reduce_max(x).numpy()) + 1 if x.shape.num_elements() else 0,
-                 minlength)
+    values = concrete(x, "bincount", "(The output's length is the largest "
+                      "value + 1.) Call it outside tf.function, or use "
+                      "ops.one_hot(x, depth) summed over axis -2 with a fixed depth.")
+    length = max(int(values.max()) + 1 if values.size else 0, minlength)
     encoded = tf.one_hot(x, length, dtype="int32")
     if weights is None:
         return tf.reduce_sum(encoded, axis=-2)
@@ -123,9 +125,10 @@ def histogram(x, bins=10, range=None):  # noqa: A002 - NumPy's argument name
     low, high = (tf.reduce_min(x), tf.reduce_max(x)) if range is None else (
         tf.constant(range[0], x.dtype), tf.constant(range[1], x.dtype))
     inside = tf.boolean_mask(x, tf.logical_and(x >= low, x <= high))
-    edges = tf.cast(tf.linspace(tf.cast(low, "float32") if x.dtype.name != "float64" else low,
-                                tf.cast(high, "float32") if x.dtype.name != "float64" else high,
-                                bins + 1), x.dtype)
+    compute = "float64" if x.dtype.name == "float64" else "float32"
+    low, high = tf.cast(low, compute), tf.cast(high, compute)
+    step = (high - low) / bins  # as tf.linspace: start + k * step
+    edges = tf.cast(low + tf.constant(np.arange(bins + 1), compute) * step, x.dtype)
     index = searchsorted(edges[1:-1], inside, side="right")
     counts = tf.reduce_sum(tf.one_hot(index, bins, dtype=x.dtype), axis=0)
     return counts, edges
@@ -274,8 +277,10 @@ def nextafter(x1, x2):
     """The next representable float after x1 towards x2 (computed in float64, as Keras)."""
     x1, x2 = convert(x1), convert(x2)
     dtype = result_type(x1.dtype.name, x2.dtype.name, float)
-    x1, x2 = tf.cast(x1, "float64"), tf.cast(x2, "float64")
-    return tf.cast(tf.constant(np.nextafter(x1.numpy(), x2.numpy())), dtype)  # eager only
+    hint = "(minitf steps to the next float with NumPy.) Call it outside tf.function."
+    x1 = concrete(tf.cast(x1, "float64"), "nextafter", hint)
+    x2 = concrete(tf.cast(x2, "float64"), "nextafter", hint)
+    return tf.cast(tf.constant(np.nextafter(x1, x2)), dtype)
 
 
 @keras_ops_export("numpy")

@@ -72,8 +72,9 @@ def nanvar(x, axis=None, keepdims=False):
     if not _is_float(x):
         return reductions.var(x, axis, keepdims)
     mean = nanmean(x, axis, keepdims=True)
-    squares = tf.reduce_sum(_fill_nan(tf.square(x - mean), 0), axis=_axes(axis),
-                            keepdims=keepdims)
+    # Fill NaN before subtracting, so no NaN reaches the gradient of the square.
+    deviation = tf.where(tf.math.is_nan(x), tf.zeros_like(x), _fill_nan(x, 0) - mean)
+    squares = tf.reduce_sum(tf.square(deviation), axis=_axes(axis), keepdims=keepdims)
     return squares / _count(x, axis, keepdims)
 
 

@@ -11,7 +11,7 @@ import minitf as tf
 
 from ._export import keras_ops_export
 from .. import ops  # noqa: F401 - the examples below call ops.*
-from .dtype_rules import convert
+from .dtype_rules import concrete, convert
 
 
 @keras_ops_export("numpy")
@@ -28,7 +28,9 @@ def unique(x, sorted=True, return_index=False, return_inverse=False,  # noqa: A0
         flat, axis = tf.reshape(x, [-1]), 0
     else:
         flat, axis = x, axis % x.shape.rank
-    values = flat.numpy()
+    values = concrete(flat, "unique", "(The output's length is the number of "
+                      "distinct values.) Call it outside tf.function, or pass the distinct "
+                      "values in as an argument.")
     rows = np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
     _, first, inverse, counts = np.unique(rows, axis=0, return_index=True,
                                           return_inverse=True, return_counts=True)

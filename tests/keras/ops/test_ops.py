@@ -252,3 +252,56 @@ def test_namespaces():
     assert tf.keras.ops.linalg.solve is tf.keras.ops.solve
     assert ops.convert_to_numpy(ops.ones(2)).tolist() == [1.0, 1.0]
     assert ops.shape(tf.zeros((2, 3))) == (2, 3)
+
+
+FN = A.copy()
+FN[0, 1] = np.nan
+Q4 = RNG.randn(2, 3, 2, 4)
+IMG = RNG.randn(1, 4, 5, 2)
+
+MORE_GRADIENTS = [
+    ("nansum", lambda x: ops.nansum(x + FN * 0, axis=1), (A,)),
+    ("nanmean", lambda x: ops.nanmean(x + FN * 0, axis=0), (A,)),
+    ("nanvar", lambda x: ops.nanvar(x + FN * 0), (A,)),
+    ("nanmax", lambda x: ops.nanmax(x + FN * 0, axis=1), (A,)),
+    ("nanquantile", lambda x: ops.nanquantile(x + FN * 0, 0.4, axis=1), (A,)),
+    ("segment_sum", lambda x: ops.segment_sum(x, np.array([0, 0, 1])), (A,)),
+    ("segment_max", lambda x: ops.segment_max(x, np.array([1, 0, 1]), num_segments=2), (A,)),
+    ("trapezoid", lambda x: ops.trapezoid(x, axis=0), (A,)),
+    ("corrcoef", ops.corrcoef, (A,)), ("cdist", ops.cdist, (A, B)),
+    ("correlate", lambda x, y: ops.correlate(x[0], y[1, :2], mode="full"), (A, B)),
+    ("diff", lambda x: ops.diff(x, n=2), (A,)),
+    ("pinv", ops.pinv, (A,)), ("slogdet", lambda a: ops.slogdet(a)[1], (SPD,)),
+    ("erfinv", lambda x: ops.erfinv(x * 0.3), (A,)),
+    ("rearrange", lambda x: ops.rearrange(x, "(a b) c -> c b a", a=1), (A,)),
+    ("dot_product_attention", lambda q: ops.dot_product_attention(q, q[::-1], q, is_causal=True),
+     (Q4,)),
+    ("conv_transpose", lambda x, k: ops.conv_transpose(x, ops.reshape(k[:2, :4], (2, 2, 1, 2)),
+                                                       strides=2), (IMG, A)),
+    ("adaptive_average_pool", lambda x: ops.adaptive_average_pool(x, (2, 3)), (IMG,)),
+    ("adaptive_max_pool", lambda x: ops.adaptive_max_pool(x, 3), (IMG,)),
+    ("unfold", lambda x: ops.unfold(ops.transpose(x, (0, 3, 1, 2)), 2, stride=1), (IMG,)),
+    ("fold", lambda x: ops.fold(ops.reshape(x, (1, 2, 6)), (2, 4), (1, 2)), (A,)),
+    ("depth_to_space", lambda x: ops.depth_to_space(ops.reshape(x, (1, 1, 3, 4)), 2), (A,)),
+]
+
+
+@pytest.mark.parametrize("name,f,args", MORE_GRADIENTS, ids=[g[0] for g in MORE_GRADIENTS])
+def test_more_gradients_match_finite_differences(name, f, args):
+    check_grads(f, *args)
+
+
+@pytest.mark.parametrize("call,hint", [
+    (lambda x: ops.bincount(x), "largest value"),
+    (lambda x: ops.unique(x), "distinct"),
+    (lambda x: ops.segment_sum(tf.cast(x, "float32"), x), "num_segments"),
+])
+def test_value_dependent_shapes_in_tf_function_say_what_to_do(call, hint):
+    with pytest.raises(ValueError, match=hint):
+        tf.function(call)(tf.constant([0, 1, 1, 3]))
+
+
+def test_segment_sum_in_tf_function_with_num_segments():
+    f = tf.function(lambda d, i: ops.segment_sum(d, i, num_segments=2))
+    out = f(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 1, 0]))
+    assert out.numpy().tolist() == [5.0, 2.0]
