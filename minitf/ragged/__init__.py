@@ -12,7 +12,17 @@
 * ragged_print.py - how it prints, `numpy()`, `to_list()`;
 * ragged_array_ops.py - the other `tf.ragged.*` functions;
 * ragged_math.py - element-wise math and reductions; ragged_dispatch.py makes
-  `tf.add`, `tf.reduce_sum`, ... accept a RaggedTensor.
+  `tf.add`, `tf.reduce_sum`, ... accept a RaggedTensor;
+* ragged_tensor_spec.py - `tf.RaggedTensorSpec`.
+
+minitf computes row partitions with NumPy, eagerly; the values flow through
+ordinary ops, so gradients reach them and a function traced with
+`tf.function` may build RaggedTensors from traced values when the partition is
+known while tracing. `tf.data` batches, slices and unbatches RaggedTensors
+(minitf/data/ragged_batch.py). Not yet, where TensorFlow can: a RaggedTensor
+as a `tf.function` argument or result (`input_signature` with a
+RaggedTensorSpec), row partitions computed inside a graph, and `Dataset.map`
+of elements that are RaggedTensors - each is a clear error saying what to do.
 """
 from . import ragged_tensor  # noqa: F401
 from . import ragged_factory_ops  # noqa: F401

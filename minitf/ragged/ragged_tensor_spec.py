@@ -15,10 +15,10 @@ False
 ...     tf.ragged.constant([[1.0, 2.0], [], [3.0]]))
 True
 
-In TensorFlow, tf.function's `input_signature` and tf.data's `element_spec`
-use it; minitf has the type (for reading and comparing), while its
-tf.function and tf.data do not take RaggedTensors apart yet (see the
-ragged package's docstring).
+tf.data's `element_spec` uses it (`Dataset.ragged_batch`, `from_tensor_slices`
+of a RaggedTensor). In TensorFlow a tf.function's `input_signature` may hold one
+too; minitf's tf.function does not take RaggedTensors apart yet (see the ragged
+package's docstring).
 """
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
