@@ -28,6 +28,8 @@ import random as _py_random
 
 import minitf as tf
 
+from ....image.dtype_conversion import saturate_cast
+
 from ....framework.tf_export import tf_export
 from .image_preprocessing import BaseImagePreprocessingLayer, make_generator, random_uniform
 
@@ -147,7 +149,7 @@ class Resizing(_SizedLayer):
         if resized.dtype != images.dtype:
             if images.dtype.is_integer:
                 resized = tf.round(resized)
-            resized = tf.saturate_cast(resized, images.dtype)
+            resized = saturate_cast(resized, images.dtype)
         return _from_channels_last(self, resized)
 
     def get_config(self):
