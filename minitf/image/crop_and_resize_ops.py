@@ -145,11 +145,13 @@ def _grad_boxes(grads, image, boxes, box_index):
     s = Sampling(image.shape, boxes, box_index, grads.shape[1:3])
     top_left, top_right, bottom_left, bottom_right = [c.astype(F32) for c in s.corners(image)]
     g = np.where(s.inside[..., None], grads.astype(F32), 0)
-    slope_y = ((1 - s.x_lerp) * (bottom_left - top_left) + s.x_lerp * (bottom_right - top_right)) * g
-    slope_x = ((1 - s.y_lerp) * (top_right - top_left) + s.y_lerp * (bottom_right - bottom_left)) * g
-    slope_y, slope_x = slope_y.sum(axis=(2, 3)), slope_x.sum(axis=(1, 3))   # [boxes, ch], [boxes, cw]
+    x_lerp, y_lerp = s.x_lerp, s.y_lerp
+    slope_y = ((1 - x_lerp) * (bottom_left - top_left) + x_lerp * (bottom_right - top_right)) * g
+    slope_x = ((1 - y_lerp) * (top_right - top_left) + y_lerp * (bottom_right - bottom_left)) * g
+    slope_y, slope_x = slope_y.sum(axis=(2, 3)), slope_x.sum(axis=(1, 3))  # [boxes, ch / cw]
     out = np.zeros(boxes.shape, F32)
-    for column, slope, size, ratio in [(0, slope_y, height, s.y_ratio), (1, slope_x, width, s.x_ratio)]:
+    axes = [(0, slope_y, height, s.y_ratio), (1, slope_x, width, s.x_ratio)]
+    for column, slope, size, ratio in axes:
         steps = np.arange(slope.shape[1], dtype=F32) * ratio
         if slope.shape[1] > 1:
             out[:, column] = (slope * (F32(size - 1) - steps)).sum(axis=1)

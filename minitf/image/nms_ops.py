@@ -52,9 +52,11 @@ def iou_matrix(boxes_a, boxes_b):
 def greedy_nms(similarity, scores, max_output_size, threshold, score_threshold, sigma=0.0):
     """TF's DoNonMaxSuppressionOp: (selected indices, their final scores).
 
-    similarity[i, j]: the overlap of boxes i and j. A candidate is compared with the
-    boxes selected since it was last looked at (newest first); hard NMS drops it at the
-    first overlap > threshold, soft-NMS scales its score down and puts it back in line.
+    similarity(i, js): the overlaps of box i with boxes js (computed when needed, so
+    thousands of boxes never make a full n x n matrix). A candidate is compared with the
+    boxes selected since it was last looked at, newest first: hard NMS drops it if one
+    overlaps by more than `threshold`; soft-NMS multiplies its score by exp(-sim^2 / 2sigma)
+    for each, and puts it back in line if it is still above `score_threshold`.
     """
     scores = scores.astype(F32)
     scale = F32(-0.5) / F32(sigma) if sigma > 0 else F32(0)
@@ -63,27 +65,26 @@ def greedy_nms(similarity, scores, max_output_size, threshold, score_threshold, 
     selected, selected_scores = [], []
     while len(selected) < max_output_size and queue:
         negative, index, begin = heapq.heappop(queue)
-        score = original = -negative
-        suppressed = False
-        for j in range(len(selected) - 1, begin - 1, -1):
-            sim = similarity[index, selected[j]]
-            if sigma > 0 or sim <= threshold:
-                score = F32(score * np.exp(scale * sim * sim))
-            else:
-                score = F32(0)
-            if sigma <= 0 and sim > threshold:
-                suppressed = True
-                break
-            if score <= score_threshold:
-                break
-        if suppressed:
-            continue
+        original = -negative
+        sims = similarity(index, np.array(selected[begin:][::-1], np.int64))  # newest first
+        if sigma <= 0:
+            if np.any(sims > threshold):
+                continue  # hard suppression
+            score = original
+        else:  # the running product, in TF's order, in float32
+            score = np.multiply.reduce(np.exp(scale * sims * sims, dtype=F32),
+                                       initial=original, dtype=F32)
         if score == original:
             selected.append(index)
             selected_scores.append(score)
         elif score > score_threshold:
             heapq.heappush(queue, (-score, index, len(selected)))
     return np.array(selected, np.int32), np.array(selected_scores, F32)
+
+
+def iou_with(boxes):
+    """similarity(i, js) for greedy_nms: the IoU of box i with boxes js."""
+    return lambda i, js: iou_matrix(boxes[i:i + 1], boxes[js])[0]
 
 
 def _error(op_name, message, hint=None):
@@ -96,8 +97,9 @@ def _dims(shape):
 
 def _check_common(op_name, scores, max_output_size, num_boxes, threshold, name):
     if np.ndim(max_output_size) != 0:
-        raise _error(op_name, f"max_output_size must be 0-D, got shape {_dims(np.shape(max_output_size))}"
-                     f" (Shape must be rank 0 but is rank {np.ndim(max_output_size)})")
+        raise _error(op_name, "max_output_size must be 0-D, got shape "
+                     f"{_dims(np.shape(max_output_size))} (Shape must be rank 0 but is rank "
+                     f"{np.ndim(max_output_size)})")
     if scores.ndim != 1:
         raise _error(op_name, f"scores must be 1-D{_dims(scores.shape)} (Shape must be rank 1 but "
                      f"is rank {scores.ndim})", "One score per box.")
@@ -126,7 +128,7 @@ def _nms_v5(boxes, scores, max_output_size, iou_threshold, score_threshold, soft
                   "iou_threshold")
     if soft_nms_sigma < 0:
         raise _error(op_name, "soft_nms_sigma_val must be >= 0", "0 means hard NMS.")
-    indices, kept = greedy_nms(iou_matrix(boxes, boxes), scores, int(max_output_size),
+    indices, kept = greedy_nms(iou_with(boxes), scores, int(max_output_size),
                                F32(iou_threshold), F32(score_threshold), float(soft_nms_sigma))
     return indices, kept.astype(scores.dtype)
 
@@ -144,8 +146,9 @@ def _nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_th
         raise _error(name, f"overlaps must be square{_dims(overlaps.shape)}",
                      "overlaps[i, j] is the overlap of box i with box j.")
     _check_common(name, scores, max_output_size, overlaps.shape[0], overlap_threshold, "")
-    return greedy_nms(overlaps.astype(F32), scores, int(max_output_size), F32(overlap_threshold),
-                      F32(score_threshold))[0]
+    overlaps = overlaps.astype(F32)
+    return greedy_nms(lambda i, js: overlaps[i, js], scores, int(max_output_size),
+                      F32(overlap_threshold), F32(score_threshold))[0]
 
 
 def _indices_shape(*shapes):
@@ -246,7 +249,7 @@ def _one_image(boxes, scores, max_per_class, iou_threshold, score_threshold):
     kept = []
     for c in range(scores.shape[1]):
         class_boxes = boxes[:, c if boxes.shape[1] > 1 else 0]
-        chosen, _ = greedy_nms(iou_matrix(class_boxes, class_boxes), scores[:, c],
+        chosen, _ = greedy_nms(iou_with(class_boxes), scores[:, c],
                                min(max_per_class, len(class_boxes)), iou_threshold,
                                score_threshold)
         kept += [(scores[i, c], c, class_boxes[i]) for i in chosen]
@@ -293,8 +296,10 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
 
     >>> out = tf.image.combined_non_max_suppression(
     ...     [[[[0, 0, 1, 1]], [[0, 0, 1, 0.9]]]], [[[0.9, 0.1], [0.8, 0.7]]], 2, 3)
-    >>> out[1].numpy(), out[2].numpy(), out[3].numpy()
-    (array([[0.9, 0.7, 0. ]], dtype=float32), array([[0., 1., 0.]], dtype=float32), array([2], dtype=int32))
+    >>> out[1].numpy(), out[2].numpy()
+    (array([[0.9, 0.7, 0. ]], dtype=float32), array([[0., 1., 0.]], dtype=float32))
+    >>> out[3]
+    <tf.Tensor: shape=(1,), dtype=int32, numpy=array([2], dtype=int32)>
     """
     boxes = convert_to_tensor(boxes, dtype=dtypes.float32, name="boxes")
     scores = convert_to_tensor(scores, dtype=dtypes.float32, name="scores")

@@ -100,7 +100,8 @@ def test_matches_real_tf():
                 loss = tf.reduce_sum(p * w)
             out.append([p.numpy().tolist(), tape.gradient(loss, x).numpy().tolist()])
         dy, dx = tf.image.image_gradients(x)
-        out.append([dy.numpy().tolist(), dx.numpy().tolist(), tf.image.sobel_edges(x).numpy().tolist(),
+        out.append([dy.numpy().tolist(), dx.numpy().tolist(),
+                    tf.image.sobel_edges(x).numpy().tolist(),
                     tf.image.total_variation(x).numpy().tolist(),
                     tf.image.total_variation(x[0]).numpy().tolist()])
         print(json.dumps(out))

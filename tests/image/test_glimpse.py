@@ -72,9 +72,10 @@ def test_matches_real_tf():
     got = run_tf_json(f"""
         import json, tensorflow as tf
         x = tf.reshape(tf.range(2 * 5 * 6, dtype=tf.float32), [2, 5, 6, 1])
+        cases = json.loads('{json.dumps(CASES)}')
         print(json.dumps([tf.image.extract_glimpse(x, size, off, centered, normalized,
                                                    noise="zero").numpy().tolist()
-                          for size, off, centered, normalized in json.loads('{json.dumps(CASES)}')]))
+                          for size, off, centered, normalized in cases]))
     """)
     for (size, offsets, centered, normalized), want in zip(CASES, got):
         mine = tf.image.extract_glimpse(X, size, offsets, centered, normalized, noise="zero")

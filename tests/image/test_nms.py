@@ -84,7 +84,8 @@ def test_no_gradient():
 
 @pytest.mark.parametrize("call,text", [
     (lambda: tf.image.non_max_suppression(BOXES, SCORES, -1), "output size must be non-negative"),
-    (lambda: tf.image.non_max_suppression(BOXES, SCORES, 3, 1.5), "iou_threshold must be in [0, 1]"),
+    (lambda: tf.image.non_max_suppression(BOXES, SCORES, 3, 1.5),
+     "iou_threshold must be in [0, 1]"),
     (lambda: tf.image.non_max_suppression(BOXES, SCORES[:5], 3),
      "scores has incompatible shape (Dimensions must be equal, but are 6 and 5)"),
     (lambda: tf.image.non_max_suppression(BOXES[0], SCORES, 3),
@@ -144,16 +145,18 @@ def test_matches_real_tf():
         scores = tf.constant({json.dumps(scores.tolist())}, tf.float32)
         multi = tf.constant({json.dumps(multi.tolist())}, tf.float32)
         multi_scores = tf.constant({json.dumps(multi_scores.tolist())}, tf.float32)
-        overlaps = tf.constant(np.asarray({json.dumps(scores[:, None, :].repeat(40, 1)[0].tolist())},
-                                          np.float32))
+        overlaps = tf.constant({json.dumps(scores[:, None, :].repeat(40, 1)[0].tolist())},
+                               tf.float32)
         def run(flip):
             b = boxes[..., ::-1] if flip else boxes  # corners in the other order
             out = []
             for i in range(3):
                 for thr, sthr, sigma in [(0.5, float('-inf'), 0.0), (0.3, 0.4, 0.0),
                                          (0.5, 0.1, 0.6), (0.7, float('-inf'), 0.2)]:
-                    out.append(tf.image.non_max_suppression(b[i], scores[i], 12, thr, sthr).numpy().tolist())
-                    idx, s = tf.image.non_max_suppression_with_scores(b[i], scores[i], 12, thr, sthr, sigma)
+                    nms = tf.image.non_max_suppression(b[i], scores[i], 12, thr, sthr)
+                    out.append(nms.numpy().tolist())
+                    idx, s = tf.image.non_max_suppression_with_scores(b[i], scores[i], 12, thr,
+                                                                      sthr, sigma)
                     out.append([idx.numpy().tolist(), s.numpy().tolist()])
             for thr, sthr in [(0.5, float('-inf')), (0.3, 0.5)]:
                 idx, n = tf.image.non_max_suppression_padded(b, scores, 15, thr, sthr,
@@ -161,7 +164,8 @@ def test_matches_real_tf():
                 out.append([idx.numpy().tolist(), n.numpy().tolist()])
             return out
         out = run(False) + run(True)
-        out.append(tf.image.non_max_suppression_overlaps(overlaps, scores[1], 10, 0.5).numpy().tolist())
+        kept = tf.image.non_max_suppression_overlaps(overlaps, scores[1], 10, 0.5)
+        out.append(kept.numpy().tolist())
         for per_class, total, pad, clip, sthr in [(4, 7, False, True, float('-inf')),
                                                   (3, 20, True, False, 0.3)]:
             r = tf.image.combined_non_max_suppression(multi, multi_scores, per_class, total, 0.4,
