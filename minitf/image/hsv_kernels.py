@@ -21,6 +21,10 @@ _F = np.float32
 # TF's table: sector -> which channel (0 r, 1 g, 2 b) is the max, the mid and the min.
 _SECTORS = {
     0: (0, 1, 2), 1: (1, 0, 2), 2: (1, 2, 0), 3: (2, 1, 0), 4: (2, 0, 1), 5: (0, 2, 1)}
+# ... and the inverse: for sector s, channel i takes (max, mid, min)[_PICK[s, i]]
+_PICK = np.array([[order.index(i) for i in range(3)] for _, order in sorted(_SECTORS.items())])
+# Saturation's hsv_to_rgb: for sector s, channel i takes (c, x, 0)[_CHROMA[s, i]]; 6 is black
+_CHROMA = np.array([[0, 1, 2], [1, 0, 2], [2, 0, 1], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 2, 2]])
 
 
 def _sector(r, g, b):
@@ -35,8 +39,8 @@ def shift_hue(rgb, delta):
     rgb = rgb.astype(_F, copy=False)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     sector = _sector(r, g, b)
-    vmax, vmin = rgb.max(axis=-1), rgb.min(axis=-1)
-    vmid = np.sort(rgb, axis=-1)[..., 1]
+    vmax, vmin = np.maximum(np.maximum(r, g), b), np.minimum(np.minimum(r, g), b)
+    vmid = np.maximum(np.minimum(r, g), np.minimum(np.maximum(r, g), b))  # the median
     span = vmax - vmin
     ratio = np.where(span > 0, (vmid - vmin) / np.where(span > 0, span, _F(1)), _F(0))
     h = np.where(sector % 2 == 0, sector + ratio, sector + (_F(1) - ratio)).astype(_F)
@@ -48,25 +52,21 @@ def shift_hue(rgb, delta):
 
 def _from_sector(h, vmin, vmax):
     """TF's `hv_range_to_rgb`: the sector's channel order, the mid value from the position."""
-    sector = h.astype(np.int64)
-    ratio = h - sector
+    sector = np.minimum(h.astype(np.int64), 5)  # TF's switch sends anything past 5 to 5
+    ratio = h - h.astype(np.int64)
     ratio = np.where(sector % 2 == 0, ratio, _F(1) - ratio)
     vmid = vmin + ratio * (vmax - vmin)
-    out = np.empty(h.shape + (3,), _F)
-    for s, (i_max, i_mid, i_min) in _SECTORS.items():
-        here = sector == s if s != 5 else sector >= 5
-        out[..., i_max] = np.where(here, vmax, out[..., i_max])
-        out[..., i_mid] = np.where(here, vmid, out[..., i_mid])
-        out[..., i_min] = np.where(here, vmin, out[..., i_min])
-    return out
+    pick = _PICK[sector]
+    channels = [np.choose(pick[..., i], (vmax, vmid, vmin)) for i in range(3)]
+    return np.stack(channels, axis=-1).astype(_F)
 
 
 def scale_saturation(rgb, factor):
     """RGB -> HSV, S * factor clipped to [0, 1], -> RGB (TF's per-pixel formulas)."""
     rgb = rgb.astype(_F, copy=False)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    v = rgb.max(axis=-1)
-    span = v - rgb.min(axis=-1)
+    v = np.maximum(np.maximum(r, g), b)
+    span = v - np.minimum(np.minimum(r, g), b)
     s = np.where(v > 0, span / np.where(v > 0, v, _F(1)), _F(0))
     norm = _F(1) / (_F(6) * np.where(span > 0, span, _F(1)))
     h = np.where(r == v, norm * (g - b),
@@ -84,11 +84,6 @@ def _hsv_to_rgb_sectors(h, s, v):
     dh = h * _F(6)
     sector = dh.astype(np.int64)
     x = c * (_F(1) - np.abs(np.mod(dh, _F(2)) - _F(1)))
-    zero = np.zeros_like(c)
-    table = {0: (c, x, zero), 1: (x, c, zero), 2: (zero, c, x),
-             3: (zero, x, c), 4: (x, zero, c), 5: (c, zero, x)}
-    out = np.zeros(h.shape + (3,), _F)  # sector 6 (h == 1.0) stays black + m, as in TF
-    for k, channels in table.items():
-        for i in range(3):
-            out[..., i] = np.where(sector == k, channels[i], out[..., i])
+    pick = _CHROMA[np.clip(sector, 0, 6)]
+    out = np.stack([np.choose(pick[..., i], (c, x, _F(0))) for i in range(3)], axis=-1)
     return (out + m[..., None]).astype(_F)
