@@ -177,7 +177,8 @@ def test_models_train_predict_identity_and_save_load(tmp_path):
         loaded = tf.keras.models.load_model(path)
         np.testing.assert_allclose(loaded.predict(x, verbose=0), predicted, rtol=1e-6)
         for old, new in zip(model.layers, loaded.layers):   # tuples come back as JSON lists
-            assert json.loads(json.dumps(old.get_config())) == new.get_config()
+            assert json.loads(json.dumps(old.get_config())) == json.loads(
+                json.dumps(new.get_config()))
 
 
 @pytest.mark.parametrize("layer", _all_layers(), ids=lambda l: type(l).__name__)
