@@ -277,3 +277,15 @@ def test_16bit_colour_png_undoes_every_filter():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid PNG data"):
         tf.io.decode_png(_filtered_png(pixels, [0] * 5).replace(b"IEND", b"IENX")[:-60] +
                          b"\x00" * 8, dtype=tf.uint16)
+
+
+def test_decoding_in_a_tf_data_pipeline():
+    files = [os.path.join(HERE, name) for name in ("photo_q90.jpg", "photo.png", "photo.bmp")]
+
+    def load(path):
+        image = tf.io.decode_image(tf.io.read_file(path), channels=3, expand_animations=False)
+        return tf.image.convert_image_dtype(image, tf.float32)
+
+    images = list(tf.data.Dataset.from_tensor_slices(files).map(load))
+    assert [x.shape for x in images] == [(24, 32, 3)] * 3
+    np.testing.assert_allclose(images[1].numpy(), TF_DECODED["image_png_float32"], rtol=1e-6)
