@@ -8,7 +8,8 @@ to whole pixels. Where the window leaves the image it is filled with `noise`:
 "zero", "uniform" (between the image's min and max) or "gaussian" (each channel's
 mean and standard deviation) - random, and not TF's random numbers.
 
-TF registers no gradient for it (ExtractGlimpseV2), and neither does minitf.
+TF registers no gradient for it (ExtractGlimpseV2): asking for one raises LookupError,
+in minitf as in TF.
 
 >>> import minitf as tf
 >>> image = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
@@ -104,6 +105,13 @@ ExtractGlimpseV2 = Op("ExtractGlimpseV2", _extract_glimpse, dtypes=frozenset({dt
                       typed=[0], stateful=True,
                       shape=lambda images, size, offsets, **attrs: TensorShape(
                           [images[0], None, None, images[3]]))
+
+
+@ExtractGlimpseV2.def_grad
+def _extract_glimpse_grad(op, dy):  # TF registers no gradient, and says so when asked
+    raise LookupError("gradient registry has no entry for: ExtractGlimpseV2 (TensorFlow "
+                      "defines no gradient for extract_glimpse; tf.image.crop_and_resize has "
+                      "one)")
 
 
 @tf_export("image.extract_glimpse")

@@ -8,7 +8,7 @@ builds one weight matrix per axis):
 so its gradient is the transposed map, `W_height^T @ dy @ W_width`, and the
 gradient of that is the resize again - second derivatives come free. The ops
 keep TF's names: ResizeBilinear, ResizeBicubic, ResizeNearestNeighbor,
-ResizeArea (TF has no gradient for it) and ScaleAndTranslate (lanczos,
+ResizeArea (TF has no gradient for it: asking raises LookupError) and ScaleAndTranslate (lanczos,
 gaussian, mitchellcubic, and bilinear/bicubic with antialias).
 
 >>> import minitf as tf
@@ -122,7 +122,13 @@ ResizeBilinear, ResizeBilinearGrad = make_resize_op(
 ResizeBicubic, ResizeBicubicGrad = make_resize_op(
     "ResizeBicubic", lambda i, o: kernels.bicubic_weights(i, o))
 ResizeArea, _ = make_resize_op("ResizeArea", lambda i, o: kernels.area_weights(i, o))
-ResizeArea.grad = None  # TF registers no gradient for ResizeArea
+
+
+@ResizeArea.def_grad
+def _resize_area_grad(op, dy):  # TF registers no gradient for ResizeArea, and says so
+    raise LookupError("gradient registry has no entry for: ResizeArea (TensorFlow defines no "
+                      "gradient for method='area'; use 'bilinear' with antialias=True to "
+                      "shrink with a gradient)")
 ScaleAndTranslate, ScaleAndTranslateGrad = make_resize_op(
     "ScaleAndTranslate",
     lambda i, o, kernel_type, antialias: kernels.scale_and_translate_weights(
