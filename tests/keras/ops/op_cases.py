@@ -222,7 +222,14 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "unfold(img.transpose(0, 3, 1, 2), 2)", "unfold(img.transpose(0, 3, 1, 2), 3, padding=1, stride=2)",
         "unfold(img.transpose(0, 3, 1, 2), (2, 3), dilation=2)",
         "fold(unfold(img.transpose(0, 3, 1, 2), 2), (5, 5), 2)",
-        "fold(unfold(img.transpose(0, 3, 1, 2), 3, padding=1, stride=2), (5, 5), 3, padding=1, stride=2)"]
+        "fold(unfold(img.transpose(0, 3, 1, 2), 3, padding=1, stride=2), (5, 5), 3, padding=1, stride=2)",
+        "fft((f, g))", "fft((img[..., 0], img[..., 1]))", "fft2((f, g))", "ifft2((f, g))",
+        "fft2((img[..., 0], img[..., 1]))", "rfft(f)", "rfft(f, fft_length=6)", "rfft(v, 2)",
+        "irfft((f, g))", "irfft((f, g), fft_length=5)", "irfft((f[:, :3], g[:, :3]), 3)",
+        "jvp(lambda a: a * a, (convert_to_tensor(v),), (convert_to_tensor(w),))",
+        "jvp(lambda a, c: (a * c, ops.sum(a)), (convert_to_tensor(f), convert_to_tensor(g)), "
+        "(convert_to_tensor(g), convert_to_tensor(p)))",
+        "jvp(lambda a: (ops.exp(a), 7), (convert_to_tensor(v),), (convert_to_tensor(w),), has_aux=True)"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]

@@ -283,6 +283,9 @@ MORE_GRADIENTS = [
     ("unfold", lambda x: ops.unfold(ops.transpose(x, (0, 3, 1, 2)), 2, stride=1), (IMG,)),
     ("fold", lambda x: ops.fold(ops.reshape(x, (1, 2, 6)), (2, 4), (1, 2)), (A,)),
     ("depth_to_space", lambda x: ops.depth_to_space(ops.reshape(x, (1, 1, 3, 4)), 2), (A,)),
+    ("fft", lambda x, y: ops.fft((x, y))[1], (A, B)), ("fft2", lambda x, y: ops.fft2((x, y))[0], (A, B)),
+    ("irfft", lambda x, y: ops.irfft((x, y)), (A, B)),
+    ("jvp", lambda x, t: ops.jvp(lambda a: ops.sin(a) * a, (x,), (t,))[1], (A, B)),
 ]
 
 
@@ -305,3 +308,23 @@ def test_segment_sum_in_tf_function_with_num_segments():
     f = tf.function(lambda d, i: ops.segment_sum(d, i, num_segments=2))
     out = f(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 1, 0]))
     assert out.numpy().tolist() == [5.0, 2.0]
+
+
+def test_fourier_round_trips():
+    x = tf.constant(A)
+    real, imag = ops.ifft2(ops.fft2((x, tf.constant(B))))
+    np.testing.assert_allclose(real.numpy(), A, atol=1e-12)
+    np.testing.assert_allclose(imag.numpy(), B, atol=1e-12)
+    np.testing.assert_allclose(ops.irfft(ops.rfft(x), fft_length=4).numpy(), A, atol=1e-12)
+    with pytest.raises(ValueError, match="real and imaginary"):
+        ops.fft(x)
+
+
+def test_jvp_equals_jacobian_times_tangent():
+    x, t = tf.constant(A[0]), tf.constant(B[0])
+    out, tangent = ops.jvp(lambda a: ops.softmax(a), (x,), (t,))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = ops.softmax(x)
+    jacobian = tape.jacobian(y, x).numpy()
+    np.testing.assert_allclose(tangent.numpy(), jacobian @ B[0], rtol=1e-10)

@@ -1,0 +1,125 @@
+"""`keras.ops` Fourier transforms: fft, fft2, ifft2, rfft, irfft, on (real, imag) pairs.
+
+Keras passes complex numbers as a (real part, imaginary part) tuple. The
+discrete Fourier transform X_k = sum_n x_n exp(-2 pi i k n / N) is a matrix
+product with W = cos + i sin, so here it is four real matmuls (O(N^2) where
+TF's FFT kernel is O(N log N)), and its gradient is matmul's.
+
+>>> import minitf as tf
+>>> from minitf.keras import ops
+>>> real, imag = ops.fft((tf.constant([1.0, 0.0, 0.0, 0.0]), tf.zeros(4)))
+>>> real.numpy(), imag.numpy()
+(array([1., 1., 1., 1.], dtype=float32), array([0., 0., 0., 0.], dtype=float32))
+"""
+import numpy as np
+
+import minitf as tf
+
+from ._export import keras_ops_export
+from .. import ops  # noqa: F401 - the examples below call ops.*
+from .dtype_rules import convert
+
+
+def _pair(x):
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError("Input `x` should be a tuple of two tensors - real and imaginary. "
+                         f"Received: x={x}")
+    real, imag = convert(x[0]), convert(x[1])
+    if real.shape != imag.shape:
+        raise ValueError("Input `x` should be a tuple of two tensors - real and imaginary. "
+                         "Both the real and imaginary parts should have the same shape. "
+                         f"Received: x[0].shape = {real.shape}, x[1].shape = {imag.shape}")
+    if "float" not in real.dtype.name or real.dtype != imag.dtype:
+        raise ValueError("At least one tensor in input `x` is not of type float. "
+                         f"Received: x={x}.")
+    return real, imag
+
+
+def _dft_matrices(n_in, n_out, dtype, sign=-1.0):
+    """cos and sin of sign * 2 pi k n / N, shape (n_in, n_out), with N = n_in."""
+    angle = sign * 2 * np.pi * np.outer(np.arange(n_in), np.arange(n_out)) / n_in
+    return tf.constant(np.cos(angle), dtype), tf.constant(np.sin(angle), dtype)
+
+
+def _times(x, matrix):
+    """x's last axis times a matrix (any rank of x, 1-D included)."""
+    return tf.tensordot(x, matrix, [[x.shape.rank - 1], [0]])
+
+
+def _last_axis_dft(real, imag, sign=-1.0):
+    n = real.shape[-1]
+    cos, sin = _dft_matrices(n, n, real.dtype, sign)
+    return (_times(real, cos) - _times(imag, sin),
+            _times(real, sin) + _times(imag, cos))
+
+
+def _swap_last_two(x):
+    rank = x.shape.rank
+    return tf.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+@keras_ops_export()
+def fft(x):
+    """The discrete Fourier transform along the last axis of (real, imag)."""
+    return _last_axis_dft(*_pair(x))
+
+
+@keras_ops_export()
+def fft2(x):
+    """The 2-D discrete Fourier transform over the last two axes of (real, imag)."""
+    real, imag = _last_axis_dft(*_pair(x))
+    real, imag = _last_axis_dft(_swap_last_two(real), _swap_last_two(imag))
+    return _swap_last_two(real), _swap_last_two(imag)
+
+
+@keras_ops_export()
+def ifft2(x):
+    """The inverse of `fft2`: exp(+2 pi i ...) and a division by h * w."""
+    real, imag = _pair(x)
+    size = real.shape[-1] * real.shape[-2]
+    real, imag = _last_axis_dft(real, imag, sign=1.0)
+    real, imag = _last_axis_dft(_swap_last_two(real), _swap_last_two(imag), sign=1.0)
+    return _swap_last_two(real) / size, _swap_last_two(imag) / size
+
+
+def _fit_length(x, length):
+    """Crop or zero-pad the last axis to `length`."""
+    n = x.shape[-1]
+    if length < n:
+        return x[..., :length]
+    if length > n:
+        return tf.pad(x, [[0, 0]] * (x.shape.rank - 1) + [[0, length - n]])
+    return x
+
+
+@keras_ops_export()
+def rfft(x, fft_length=None):
+    """The DFT of a real signal along the last axis: bins 0 .. N // 2 as (real, imag).
+
+    >>> [t.numpy().round(5) for t in ops.rfft(tf.constant([1.0, 2.0, 3.0, 4.0]))]
+    [array([10., -2., -2.], dtype=float32), array([ 0.,  2., -0.], dtype=float32)]
+    """
+    x = convert(x)
+    n = x.shape[-1] if fft_length is None else fft_length
+    x = _fit_length(x, n)
+    cos, sin = _dft_matrices(n, n // 2 + 1, x.dtype)
+    return _times(x, cos), _times(x, sin)
+
+
+@keras_ops_export()
+def irfft(x, fft_length=None):
+    """The real signal whose `rfft` is (real, imag); length fft_length or 2 * (bins - 1)."""
+    real, imag = _pair(x)
+    n = 2 * (real.shape[-1] - 1) if fft_length is None else fft_length
+    bins = n // 2 + 1
+    real, imag = _fit_length(real, bins), _fit_length(imag, bins)
+    # x_t = (1/n) sum_k w_k (Re X_k cos(2 pi k t / n) - Im X_k sin(2 pi k t / n)), with
+    # w = 1 for the bins that appear once (0, and n/2 for even n) and 2 for the mirrored ones.
+    weights = np.full(bins, 2.0)
+    weights[0] = 1.0
+    if n % 2 == 0:
+        weights[-1] = 1.0
+    angle = 2 * np.pi * np.outer(np.arange(bins), np.arange(n)) / n
+    cos = tf.constant(weights[:, None] * np.cos(angle) / n, real.dtype)
+    sin = tf.constant(weights[:, None] * np.sin(angle) / n, real.dtype)
+    return _times(real, cos) - _times(imag, sin)
