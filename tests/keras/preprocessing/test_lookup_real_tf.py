@@ -12,6 +12,7 @@ from real_tf import require_tf, run_tf, run_tf_json
 # Runs under real TF and under minitf (with `tf` bound to either); prints JSON-able results.
 CASES = textwrap.dedent('''
     import numpy as np
+    tf.keras.backend.clear_session()  # layer names count from 0, as in a fresh process
     L = tf.keras.layers
 
     def plain(value):
@@ -125,6 +126,7 @@ def test_outputs_vocabularies_and_configs_match_real_tf():
 
 SAVE = textwrap.dedent('''
     import numpy as np
+    tf.keras.backend.clear_session()  # layer names count from 0, as in a fresh process
     L = tf.keras.layers
     words = tf.keras.Input(shape=(3,), dtype="string", name="words")
     ids = tf.keras.Input(shape=(2,), dtype="int64", name="ids")
@@ -185,6 +187,7 @@ def test_minitf_writes_the_members_keras_writes(tmp_path):
 
 
 ERRORS = textwrap.dedent('''
+    tf.keras.backend.clear_session()  # layer names count from 0, as in a fresh process
     L = tf.keras.layers
     calls = [
         "L.StringLookup(max_tokens=1)",

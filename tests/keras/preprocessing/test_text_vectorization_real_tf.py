@@ -9,6 +9,7 @@ from test_lookup_real_tf import _close, run_here
 
 CASES = textwrap.dedent('''
     import numpy as np
+    tf.keras.backend.clear_session()  # layer names count from 0, as in a fresh process
     L = tf.keras.layers
 
     def plain(value):
@@ -65,6 +66,7 @@ def test_outputs_vocabularies_and_configs_match_real_tf():
 
 
 SAVE = textwrap.dedent('''
+    tf.keras.backend.clear_session()  # layer names count from 0, as in a fresh process
     L = tf.keras.layers
     texts = ["good movie", "bad movie", "good good fun", "bad plot twist"]
     seq = L.TextVectorization(output_sequence_length=4, name="seq")
