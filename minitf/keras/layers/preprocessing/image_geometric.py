@@ -9,7 +9,7 @@ pixels that come from outside the image are filled by `fill_mode`:
 
 >>> import minitf as tf
 >>> image = tf.reshape(tf.range(9.0), [3, 3, 1])
->>> turn = tf.keras.layers.RandomRotation((0.25, 0.25))    # exactly a quarter turn
+>>> turn = tf.keras.layers.RandomRotation((0.25, 0.25), interpolation="nearest")  # 90 degrees
 >>> turn(image)[..., 0].numpy()
 array([[2., 5., 8.],
        [1., 4., 7.],
