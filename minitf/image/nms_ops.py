@@ -160,6 +160,14 @@ NonMaxSuppressionV3 = Op("NonMaxSuppressionV3", _nms_v3, dtypes=NMS_TYPES, typed
 NonMaxSuppressionV5 = Op("NonMaxSuppressionV5", _nms_v5, dtypes=NMS_TYPES, typed=[0, 1],
                          shape=lambda *s: (TensorShape([None]), TensorShape([None])),
                          num_outputs=2, dtype=lambda b, s, *rest: (dtypes.int32, b))
+def raise_no_gradient(op, *dys):
+    """TF registers no gradient for the ops that output scores or boxes, and says so."""
+    raise LookupError(f"gradient registry has no entry for: {op.type} (NMS selects boxes: there "
+                      "is nothing to differentiate; take the kept boxes with tf.gather, whose "
+                      "gradient reaches them)")
+
+
+NonMaxSuppressionV5.def_grad(raise_no_gradient)
 NonMaxSuppressionWithOverlaps = Op("NonMaxSuppressionWithOverlaps", _nms_overlaps,
                                    dtypes=frozenset({dtypes.float32}), typed=[0, 1],
                                    shape=_indices_shape, dtype=dtypes.int32)
@@ -281,6 +289,7 @@ CombinedNonMaxSuppression = Op(
     shape=lambda boxes, scores, *s, **a: (TensorShape([boxes[0], None, 4]),
                                           TensorShape([boxes[0], None]),
                                           TensorShape([boxes[0], None]), TensorShape([boxes[0]])))
+CombinedNonMaxSuppression.def_grad(raise_no_gradient)
 
 
 @tf_export("image.combined_non_max_suppression")

@@ -73,13 +73,24 @@ def test_in_tf_function():
     np.testing.assert_allclose(scores, [0.95, 0.9, 0.3])
 
 
-def test_no_gradient():
-    b = tf.constant(BOXES, tf.float32)
-    with tf.GradientTape() as tape:
-        tape.watch(b)
-        idx = tf.image.non_max_suppression(b, SCORES, 3)
+def test_no_gradient_through_the_selection_as_tf():
+    b, s = tf.constant(BOXES, tf.float32), tf.constant(SCORES)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([b, s])
+        idx = tf.image.non_max_suppression(b, s, 3)
         picked = tf.reduce_sum(tf.gather(b, idx))
-    assert tape.gradient(picked, b) is not None  # through gather, not through the selection
+        idx5, scores5 = tf.image.non_max_suppression_with_scores(b, s, 3)
+        picked5 = tf.reduce_sum(tf.gather(b, idx5))
+        combined = tf.image.combined_non_max_suppression(tf.reshape(b, [1, 6, 1, 4]),
+                                                         tf.reshape(s, [1, 6, 1]), 2, 2)
+    expected = np.zeros((6, 4), np.float32)
+    expected[[3, 0, 5]] = 1
+    np.testing.assert_array_equal(tape.gradient(picked, b), expected)  # through gather only
+    np.testing.assert_array_equal(tape.gradient(picked5, b), expected)
+    for target, name in [(scores5, "NonMaxSuppressionV5"), (combined[1],
+                                                            "CombinedNonMaxSuppression")]:
+        with pytest.raises(LookupError, match=f"gradient registry has no entry for: {name}"):
+            tape.gradient(target, s)
 
 
 @pytest.mark.parametrize("call,text", [
