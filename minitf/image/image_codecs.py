@@ -216,6 +216,11 @@ def decode_bmp(contents, channels=0, name=None):
 def decode_gif(contents, name=None):
     """Every frame of a GIF: uint8 [num_frames, height, width, 3], each frame as shown.
 
+    Frames are composed as a viewer shows them (Pillow honours transparency and each
+    frame's disposal). TF's docs say GIFs "with frame or transparency compression
+    are not supported": TF shows transparent pixels of the first frame as black and
+    ignores disposal, so on such files its frames differ; on the others they agree.
+
     >>> import io
     >>> from PIL import Image
     >>> f = io.BytesIO()
