@@ -15,3 +15,4 @@ from . import category_encoding, discretization, hashed_crossing, hashing  # noq
 from . import feature_space, normalization, rescaling  # noqa: F401
 from . import integer_lookup, string_lookup, text_vectorization  # noqa: F401  (P2: lookups, text)
 from . import image_color, image_geometric, image_resizing  # noqa: F401  (K1: image layers)
+from . import image_color_more  # noqa: F401  (K1: invert, grayscale, solarization)

@@ -1,0 +1,197 @@
+"""More colour augmentation: RandomInvert, RandomGrayscale and Solarization.
+
+* `RandomInvert(factor)` replaces an image by `high - image` (a photo
+  negative) with a probability drawn from the factor range: a number p
+  means [0, p], so on average p / 2 of the images (Keras 3.15's rule).
+* `RandomGrayscale(factor)` turns an image grey (0.2989 R + 0.587 G +
+  0.114 B, kept in 3 channels) with probability `factor`.
+* `Solarization(addition_factor, threshold_factor)` brightens by a random
+  amount, then inverts every pixel above a random threshold - the look of
+  an over-exposed film. Both factors are fractions of 255, each a number `f`
+  (range [0, f]) or a pair.
+
+>>> import minitf as tf
+>>> image = tf.constant([[[0.0], [100.0], [255.0]]])
+>>> tf.keras.layers.RandomInvert(factor=(1.0, 1.0))(image)[..., 0].numpy()   # always
+array([[255., 155.,   0.]], dtype=float32)
+>>> tf.keras.layers.Solarization()(image)[..., 0].numpy()    # threshold 0: inverts all
+array([[255., 155.,   0.]], dtype=float32)
+
+All three are identity at inference. The random numbers are minitf's, not
+real Keras's. In Keras: `keras/src/layers/preprocessing/image_preprocessing/
+{random_invert,random_grayscale,solarization}.py`.
+"""
+import numbers
+
+import minitf as tf
+
+from ....framework.tf_export import tf_export
+from ....image.dtype_conversion import saturate_cast
+from .image_preprocessing import (BaseImagePreprocessingLayer, batch_size, make_generator,
+                                  random_uniform)
+
+
+def _check_value_range(value_range):
+    if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+        raise ValueError("The `value_range` argument should be a list of two numbers. "
+                         f"Received: value_range={value_range}")
+    return sorted(value_range)
+
+
+def _rescale(images, source, target):
+    """Keras's `_transform_value_range`: map [source low, high] onto [target low, high]."""
+    if tuple(source) == tuple(target):
+        return images
+    images = tf.cast(images, tf.float32)
+    images = (images - source[0]) / (source[1] - source[0])
+    return images * (target[1] - target[0]) + target[0]
+
+
+@tf_export("keras.layers.RandomInvert")
+class RandomInvert(BaseImagePreprocessingLayer):
+    """Invert images (`value_range[1] - x`) at random while training.
+
+    factor: a number p (each image inverted with a probability drawn in
+    [0, p]: 1.0 inverts half of them), or a pair (lo, hi): (1.0, 1.0) inverts all.
+
+    >>> tf.keras.layers.RandomInvert(0.5).factor
+    (0, 0.5)
+    """
+
+    _USE_BASE_FACTOR = False
+    _FACTOR_BOUNDS = (0, 1)
+
+    def __init__(self, factor=1.0, value_range=(0, 255), seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self._set_factor(factor)
+        self.value_range, self.seed = value_range, seed
+        self.generator = make_generator(seed)
+
+    def get_random_transformation(self, images, training=True):
+        if not training:
+            return None
+        batch = batch_size(images)
+        probability = random_uniform(self.generator, [batch], self.factor[0], self.factor[1])
+        return random_uniform(self.generator, [batch]) < probability
+
+    def transform_images(self, images, transformation, training=True):
+        if not training:
+            return images
+        images = tf.cast(images, self.compute_dtype)
+        flip = tf.reshape(transformation, [-1, 1, 1, 1])
+        return tf.where(flip, tf.cast(self.value_range[1], images.dtype) - images, images)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"factor": self.factor, "value_range": self.value_range, "seed": self.seed})
+        return config
+
+
+@tf_export("keras.layers.RandomGrayscale")
+class RandomGrayscale(BaseImagePreprocessingLayer):
+    """Turn each image grey with probability `factor` while training (3 channels kept).
+
+    >>> tf.keras.layers.RandomGrayscale(1.0)(tf.constant([[[255.0, 0.0, 0.0]]])).numpy()
+    array([[[76.219505, 76.219505, 76.219505]]], dtype=float32)
+    """
+
+    def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        if not isinstance(factor, numbers.Real) or factor < 0 or factor > 1:
+            raise ValueError(f"`factor` should be between 0 and 1. Received: factor={factor}")
+        self.factor, self.seed = factor, seed
+        self.generator = make_generator(seed)
+
+    def get_random_transformation(self, images, training=True):
+        draws = random_uniform(self.generator, [batch_size(images)])
+        return tf.reshape(draws < self.factor, [-1, 1, 1, 1])
+
+    def _grey(self, images):
+        axis = 1 if self.data_format == "channels_first" else 3
+        if images.shape[axis] not in (1, 3):
+            raise ValueError("Invalid channel size: expected 3 (RGB) or 1 (Grayscale). Received "
+                             f"input with shape: images.shape={images.shape}")
+        if images.shape[axis] == 1:
+            return images
+        weights = tf.constant([0.2989, 0.5870, 0.1140], dtype=tf.float32)
+        shape = [1, 3, 1, 1] if axis == 1 else [1, 1, 1, 3]
+        grey = tf.reduce_sum(tf.cast(images, tf.float32) * tf.reshape(weights, shape), axis=axis,
+                             keepdims=True)
+        return tf.cast(grey, images.dtype)
+
+    def transform_images(self, images, transformation, training=True):
+        if not training:
+            return images
+        if images.dtype.is_floating:
+            images = tf.cast(images, self.compute_dtype)
+        return tf.where(transformation, self._grey(images), images)
+
+    def get_config(self):
+        config = super().get_config()
+        config["factor"] = self.factor
+        return config
+
+
+@tf_export("keras.layers.Solarization")
+class Solarization(BaseImagePreprocessingLayer):
+    """Add a random amount, then invert pixels above a random threshold, while training.
+
+    >>> tf.keras.layers.Solarization(0.2, 0.5).threshold_factor
+    (0, 0.5)
+    """
+
+    _USE_BASE_FACTOR = False
+    _FACTOR_MESSAGE = ("The `addition_factor` and `threshold_factor` arguments should be a number "
+                       "(or a list of two numbers) in the range [0, 1]. ")
+
+    def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255), seed=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.generator = make_generator(seed)
+        self.addition_factor = self._factor(addition_factor, "addition_factor")
+        self.threshold_factor = self._factor(threshold_factor, "threshold_factor")
+        self.value_range = _check_value_range(value_range)
+
+    def _factor(self, factor, name):
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2:
+                raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+            for value in factor:
+                self._check(value)
+            return tuple(sorted(factor))
+        if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+            self._check(factor)
+            return (0, factor)
+        raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+
+    def _check(self, value):
+        if value > 1.0 or value < 0:
+            raise ValueError(self._FACTOR_MESSAGE + f"Received: input_number={value}")
+
+    def get_random_transformation(self, images, training=True):
+        if not training:
+            return None
+        shape = [batch_size(images), 1, 1, 1]
+        # As Keras 3.15: the low end of each range is NOT scaled by 255, the high end is.
+        additions = random_uniform(self.generator, shape, self.addition_factor[0],
+                                   self.addition_factor[1] * 255, self.compute_dtype)
+        thresholds = random_uniform(self.generator, shape, self.threshold_factor[0],
+                                    self.threshold_factor[1] * 255, self.compute_dtype)
+        return additions, thresholds
+
+    def transform_images(self, images, transformation, training=True):
+        images = tf.cast(images, self.compute_dtype)
+        if not training or transformation is None:
+            return images
+        additions, thresholds = transformation
+        out = tf.clip_by_value(_rescale(images, self.value_range, (0, 255)) + additions, 0, 255)
+        out = tf.where(out < thresholds, out, 255 - out)
+        out = tf.cast(_rescale(out, (0, 255), self.value_range), self.compute_dtype)
+        return out if out.dtype == images.dtype else saturate_cast(out, images.dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"value_range": self.value_range, "addition_factor": self.addition_factor,
+                       "threshold_factor": self.threshold_factor, "seed": self.seed})
+        return config
