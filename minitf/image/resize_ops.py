@@ -87,8 +87,11 @@ def _grad_shape(grads, original_image, **attrs):
     return original_image
 
 
-def make_resize_op(name, weights, keep_dtype=False, grad_dtypes=None):
-    """The op `name` (forward: the map; gradient: `{name}Grad`, the transposed map)."""
+def make_resize_op(name, weights, keep_dtype=False, grad_dtypes=None, differentiable=None):
+    """The op `name` (forward: the map; gradient: `{name}Grad`, the transposed map).
+
+    grad_dtypes: the image dtypes `{name}Grad` accepts (others raise TF's error);
+    differentiable: the image dtypes TF's Python gradient handles (others get None)."""
 
     def forward(images, size, **attrs):
         _check_sizes(name, images.shape, size)
@@ -108,6 +111,8 @@ def make_resize_op(name, weights, keep_dtype=False, grad_dtypes=None):
 
     @resize_op.def_grad
     def _resize_grad(op, dy):  # the transposed map, onto the input's shape and dtype
+        if differentiable is not None and op.inputs[0].dtype not in differentiable:
+            return None
         return apply(grad_op, [dy, op.inputs[0]], op.attrs)
 
     @grad_op.def_grad
@@ -120,7 +125,8 @@ def make_resize_op(name, weights, keep_dtype=False, grad_dtypes=None):
 ResizeBilinear, ResizeBilinearGrad = make_resize_op(
     "ResizeBilinear", lambda i, o: kernels.bilinear_weights(i, o))
 ResizeBicubic, ResizeBicubicGrad = make_resize_op(
-    "ResizeBicubic", lambda i, o: kernels.bicubic_weights(i, o))
+    "ResizeBicubic", lambda i, o: kernels.bicubic_weights(i, o),
+    differentiable=frozenset({dtypes.float32, dtypes.float64}))  # TF: None for float16
 ResizeArea, _ = make_resize_op("ResizeArea", lambda i, o: kernels.area_weights(i, o))
 
 

@@ -112,6 +112,17 @@ def test_second_order_gradient_of_a_linear_map():
     assert g.dtype == tf.float64 and outer.gradient(gg, x).shape == (1, 3, 3, 1)
 
 
+def test_gradient_dtypes_as_tf():
+    x = tf.ones([1, 4, 4, 1], tf.float16)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        outs = {m: tf.image.resize(x, [3, 3], method=m) for m in ("bicubic", "bilinear",
+                                                                   "nearest")}
+    assert tape.gradient(outs["bicubic"], x) is None  # TF's bicubic gradient: float32/64 only
+    assert tape.gradient(outs["bilinear"], x).dtype == tf.float16
+    assert tape.gradient(outs["nearest"], x).dtype == tf.float16
+
+
 def test_area_has_no_gradient_like_tf():
     x = tf.ones([1, 4, 4, 1])
     with tf.GradientTape(persistent=True) as tape:
