@@ -402,3 +402,12 @@ def test_integer_lookup_and_invert_inside_dataset_map():
     words = L.StringLookup(vocabulary=["a", "b"], invert=True)
     f = tf.function(lambda i: words(i))
     assert f(tf.constant([2, 0], tf.int64)).numpy().tolist() == [b"b", b"[UNK]"]
+
+
+def test_integer_lookup_casts_whole_float_ids_and_refuses_fractions():
+    layer = L.IntegerLookup(vocabulary=[1, 2])
+    out = layer(tf.constant([1.0, 2.0, 5.0]))  # ids read as floats (a CSV column), as Keras
+    assert out.dtype == tf.int64
+    np.testing.assert_array_equal(out.numpy(), [1, 2, 0])
+    with pytest.raises(ValueError, match="non-integer ids"):
+        layer(tf.constant([1.0, 2.7]))  # Keras would silently look up 2

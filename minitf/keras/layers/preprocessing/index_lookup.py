@@ -341,13 +341,18 @@ class IndexLookup(Layer):
         inputs = tf.convert_to_tensor(inputs)
         key_dtype = self._key_dtype()
         if inputs.dtype != key_dtype:
-            if inputs.dtype == tf.string or key_dtype == tf.string or \
-                    not inputs.dtype.is_integer:
+            if inputs.dtype == tf.string or key_dtype == tf.string or inputs.dtype == tf.bool:
                 raise TypeError(f"{type(self).__name__} '{self.name}' looks up {key_dtype.name} "
                                 f"values, but received {inputs.dtype.name} inputs. Convert them "
                                 f"first (tf.strings.as_string, tf.cast), or use "
                                 f"{'IntegerLookup' if self._is_string() else 'StringLookup'}.")
-            inputs = tf.cast(inputs, key_dtype)
+            if inputs.dtype.is_floating and tf.executing_eagerly() and \
+                    np.any(np.mod(inputs.numpy(), 1) != 0):  # Keras would truncate: refuse
+                raise ValueError(f"{type(self).__name__} '{self.name}' received the non-integer "
+                                 f"ids {inputs.numpy()[np.mod(inputs.numpy(), 1) != 0][:3]}; "
+                                 "Keras casts floats to int64, which would truncate them. Round "
+                                 "or fix these values first.")
+            inputs = tf.cast(inputs, key_dtype)  # e.g. float ids read from a CSV, as Keras
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
