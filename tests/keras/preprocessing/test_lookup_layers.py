@@ -411,3 +411,21 @@ def test_integer_lookup_casts_whole_float_ids_and_refuses_fractions():
     np.testing.assert_array_equal(out.numpy(), [1, 2, 0])
     with pytest.raises(ValueError, match="non-integer ids"):
         layer(tf.constant([1.0, 2.7]))  # Keras would silently look up 2
+
+
+def test_lookups_train_end_to_end_in_a_model():
+    heating = np.array([["gas"], ["electric"], ["gas"], ["district"], ["electric"], ["gas"]])
+    rooms = np.array([[3], [5], [3], [7], [5], [4]], dtype=np.int64)
+    label = np.array([[1.0], [0.0], [1.0], [0.0], [0.0], [1.0]], dtype=np.float32)
+    words = tf.keras.Input(shape=(1,), dtype="string")
+    counts = tf.keras.Input(shape=(1,), dtype="int64")
+    word_lookup = L.StringLookup(output_mode="one_hot")
+    word_lookup.adapt(heating)
+    room_lookup = L.IntegerLookup(output_mode="one_hot")
+    room_lookup.adapt(rooms)
+    features = L.Concatenate()([word_lookup(words), room_lookup(counts)])
+    model = tf.keras.Model([words, counts], L.Dense(1, activation="sigmoid")(features))
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.1), loss="binary_crossentropy")
+    history = model.fit([heating, rooms], label, epochs=20, verbose=0)
+    assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
+    assert model.count_params() == 4 + 5 + 1  # one-hot widths 4 ([UNK] + 3) and 5, plus bias
