@@ -13,7 +13,8 @@
 * ragged_array_ops.py - the other `tf.ragged.*` functions;
 * ragged_math.py - element-wise math and reductions; ragged_dispatch.py makes
   `tf.add`, `tf.reduce_sum`, ... accept a RaggedTensor;
-* ragged_tensor_spec.py - `tf.RaggedTensorSpec`.
+* ragged_tensor_spec.py - `tf.RaggedTensorSpec`;
+* dynamic_ragged_shape.py - what `tf.shape` of a RaggedTensor returns.
 
 minitf computes row partitions with NumPy, eagerly; the values flow through
 ordinary ops, so gradients reach them and a function traced with
@@ -33,4 +34,5 @@ from . import ragged_array_ops  # noqa: F401
 from . import ragged_cross  # noqa: F401
 from . import ragged_math  # noqa: F401
 from . import ragged_tensor_spec  # noqa: F401
+from . import dynamic_ragged_shape  # noqa: F401
 from . import ragged_dispatch  # noqa: F401 - last: wraps the public ops

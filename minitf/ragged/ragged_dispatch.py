@@ -131,7 +131,12 @@ def _where(condition, x=None, y=None, name=None):
     return ragged[0].with_flat_values(where(*flat))
 
 
-_STRUCTURAL = {"concat": (_concat, "list"), "stack": (_stack, "list"),
+def _shape(input, out_type=None, name=None):  # noqa: A002
+    from .dynamic_ragged_shape import ragged_shape
+    return ragged_shape(input, out_type)
+
+
+_STRUCTURAL = {"shape": (_shape, 1), "concat": (_concat, "list"), "stack": (_stack, "list"),
                "math.add_n": (_add_n, "list"), "gather": (_gather, 2),
                "expand_dims": (_expand_dims, 1), "size": (_size, 1), "rank": (_rank, 1),
                "where": (_where, 3)}

@@ -203,6 +203,18 @@ def test_shape_helpers():
     assert int(tf.rank(i)) == 2
 
 
+def test_shape_of_a_ragged_tensor():
+    shape = tf.shape(rc([[[1, 2], [3]], [[4]]]))
+    assert isinstance(shape, tf.experimental.DynamicRaggedShape)
+    assert shape.static_lengths() == [2, (2, 1), (2, 1, 1)] and shape.num_row_partitions == 2
+    assert int(shape[0]) == 2 and shape.rank == 3 and shape.dtype == tf.int32
+    with pytest.raises(ValueError, match="Index 1 is not uniform"):
+        shape[1]
+    inner = tf.shape(rc([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1))
+    assert int(inner[2]) == 2 and inner.inner_shape.numpy().tolist() == [3, 2]
+    assert tf.shape(tf.constant([[1, 2]])).numpy().tolist() == [1, 2]  # dense: unchanged
+
+
 def test_dense_calls_still_reach_the_dense_ops():
     assert tf.add(1, 2).numpy() == 3 and tf.reduce_sum([[1, 2]], axis=1).numpy().tolist() == [3]
     assert tf.math.add.__wrapped__.__module__ == "minitf.ops.math_ops"

@@ -210,6 +210,19 @@ tf.math.abs(rc([[-1, 2], [-3]]))
 tf.math.logical_not(rc([[True], [False]]))
 abs(rc([[-1.5]]))
 tf.where(rc([[True, False], [True]]), rc([[1, 2], [3]]), 0)
+tf.shape(rc([[1, 2], [3]]))
+tf.shape(rc([[1, 2], [3]]))[0]
+tf.shape(rc([[1, 2], [3]]))[1]
+tf.shape(rc([[1, 2], [3]])).static_lengths()
+tf.shape(rc([[1, 2], [3]])).inner_shape
+tf.shape(rc([[1, 2], [3]])).rank
+tf.shape(rc([[[1, 2], [3]], [[4]]]))
+tf.shape(rc([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1))
+tf.shape(rc([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1))[2]
+tf.shape(rc([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)).inner_shape
+tf.shape(R.from_uniform_row_length([1, 2, 3, 4], 2))
+tf.shape(rc([[1, 2], [3]]), out_type=tf.int64)[0]
+tf.shape(rc([[1, 2], [3]])).dtype
 """.strip().splitlines()
 
 EVALUATE = """
