@@ -25,8 +25,6 @@ _LEAKED_IMPORTS = {
                     "squeeze tf_export",
     "keras.optimizers.schedules": "cast ceil cond convert_to_tensor cos equal floor greater less "
                                   "less_equal logical_and minimum pow tf_export where",
-    "keras.ops.linalg": "convert float_dtype keras_ops_export promote",
-    "keras.ops.nn": "convert keras_ops_export result_type standardize_dtype",
     "keras.regularizers": "tf_export",
     "saved_model": "tf_export",
 }
@@ -65,8 +63,6 @@ MINITF_ONLY = [
      "TF 2 has their values as tf.saved_model.SERVING and "
      "tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
      ["tf.saved_model.signature_constants", "tf.saved_model.tag_constants"]),
-    ("Misplaced: Keras 3 has logdet and slogdet as keras.ops.<name> only, not in "
-     "keras.ops.linalg", ["tf.keras.ops.linalg.logdet", "tf.keras.ops.linalg.slogdet"]),
     ("Leak: classes tf.train's functions return (TF hides them: load_checkpoint gives a "
      "CheckpointReader, Checkpoint.restore a load status)",
      ["tf.train.CheckpointLoadStatus", "tf.train.CheckpointReader",

@@ -18,10 +18,13 @@ things differ from `tf.*`:
 >>> ops.numpy.sum is ops.sum
 True
 
-Files by family: `core.py` (convert_to_tensor, cast, cond, while_loop, scan,
-...), `numpy_math.py` (element-wise math), `numpy_array.py` (shapes and
-indexing), `reductions.py`, `creation.py`, `nn.py` (`keras.ops.nn`) and
-`linalg.py` (`keras.ops.linalg`). `keras.ops.numpy` is a namespace with the
-NumPy-style names. In Keras these live in `keras/src/ops/` and
+Files by family: `dtype_rules.py` (promotion), `core.py` (convert_to_tensor,
+cast, cond, while_loop, scan, ...), `core_math.py`, `numpy_math.py` and
+`numpy_binary.py` (element-wise), `numpy_array.py` (shapes and indexing),
+`numpy_products.py`, `reductions.py`, `numpy_nan.py`, `numpy_more.py`,
+`numpy_unique.py`, `creation.py`, `nn_*.py` (`keras.ops.nn`), `linalg_ops.py`
+(`keras.ops.linalg`), `fourier.py` and `einops.py`. `keras.ops.numpy`,
+`keras.ops.nn` and `keras.ops.linalg` are namespaces holding just the exported
+names (`_export.py`). In Keras these live in `keras/src/ops/` and
 `keras/src/backend/tensorflow/`.
 """
