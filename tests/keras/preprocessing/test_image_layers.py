@@ -18,7 +18,8 @@ def _all_layers():
     return [L.RandomFlip(seed=1), L.RandomRotation(0.2, seed=2), L.RandomZoom(0.2, seed=3),
             L.RandomTranslation(0.1, 0.2, seed=4), L.RandomContrast((0.3, 0.3), seed=5),
             L.RandomBrightness(0.2, seed=6), L.RandomCrop(3, 3, seed=7), L.Resizing(3, 5),
-            L.CenterCrop(2, 2)]
+            L.CenterCrop(2, 2), L.RandomInvert(seed=8), L.RandomGrayscale(seed=9),
+            L.Solarization(0.2, 0.6, seed=10)]
 
 
 @pytest.mark.parametrize("fill_mode, expected", [
@@ -107,6 +108,20 @@ def test_random_draws_stay_in_their_ranges():
     deltas = bright(tf.fill([500, 1, 1, 1], 0.5)).numpy() - 0.5
     assert deltas.min() >= -0.5 and deltas.max() <= 0.1 + 1e-6 and np.ptp(deltas) > 0.5
     assert bright(tf.fill([50, 1, 1, 1], 0.95)).numpy().max() <= 1.0        # clipped
+
+
+def test_invert_grayscale_and_solarization_rates_and_ranges():
+    images = tf.fill([2000, 1, 1, 3], 60.0) + tf.constant([0.0, 10.0, 20.0])
+    inverted = L.RandomInvert((0.2, 0.4), seed=1)(images).numpy()[:, 0, 0, 0] == 195.0
+    assert 0.25 < inverted.mean() < 0.35                       # mean probability 0.3
+    grey = L.RandomGrayscale(0.25, seed=2)(images).numpy()[:, 0, 0]
+    turned = np.ptp(grey, axis=1) < 1e-4
+    assert 0.2 < turned.mean() < 0.3
+    np.testing.assert_allclose(grey[turned, 0], 0.2989 * 60 + 0.587 * 70 + 0.114 * 80, rtol=1e-5)
+    solar = L.Solarization((0.0, 0.0), (0.0, 0.5), seed=3)   # thresholds in [0, 127.5]
+    out = solar(tf.fill([1000, 1, 1, 1], 100.0)).numpy().ravel()
+    assert set(np.unique(out).tolist()) == {100.0, 155.0}
+    assert 0.7 < (out == 155.0).mean() < 0.85                  # threshold below 100: 100/127.5
 
 
 def test_random_crop_windows_are_pieces_of_the_image():

@@ -66,6 +66,10 @@ CASES = textwrap.dedent('''
         "center crop": L.CenterCrop(3, 4),
         "center crop up": L.CenterCrop(6, 6),
         "random crop small": L.RandomCrop(5, 6, seed=9),
+        "invert": L.RandomInvert((1.0, 1.0), value_range=(0, 50)),
+        "invert never": L.RandomInvert((0.0, 0.0)),
+        "solarization": L.Solarization(),
+        "solarization range": L.Solarization(value_range=(0, 47)),
     }
     for name, layer in fixed.items():
         x = small.transpose(0, 3, 1, 2) if name.endswith(" cf") else small
@@ -73,11 +77,16 @@ CASES = textwrap.dedent('''
         results["single " + name] = plain(layer(x[0], training=True))
         results["infer " + name] = plain(layer(x, training=False))
         results["config " + name] = {k: v for k, v in layer.get_config().items() if k != "name"}
+    colour = rng.uniform(0, 255, size=(2, 3, 4, 3)).astype("float32")
+    results["fixed grayscale"] = plain(L.RandomGrayscale(1.0)(colour))
+    results["fixed grayscale cf"] = plain(L.RandomGrayscale(1.0, data_format="channels_first")(
+        colour.transpose(0, 3, 1, 2)))
+    results["fixed grayscale uint8"] = plain(L.RandomGrayscale(1.0)(colour.astype("uint8")))
     results["resize uint8"] = plain(L.Resizing(3, 5)(np.array([[[[0], [255], [10]]]], "uint8")))
 
     every = [L.RandomFlip(seed=1), L.RandomRotation(0.2), L.RandomZoom(0.2), L.RandomTranslation(0.1, 0.1),
              L.RandomContrast(0.5), L.RandomBrightness(0.2), L.RandomCrop(2, 3, seed=4), L.Resizing(3, 2),
-             L.CenterCrop(2, 2)]
+             L.CenterCrop(2, 2), L.RandomInvert(), L.RandomGrayscale(), L.Solarization(0.5, 0.5)]
     for layer in every:
         name = type(layer).__name__
         for dtype in ["float32", "float64", "uint8"]:
@@ -113,6 +122,12 @@ CASES = textwrap.dedent('''
         "contrast factor": lambda: L.RandomContrast(1.5),
         "brightness range": lambda: L.RandomBrightness(0.1, value_range=5),
         "flip factor": lambda: L.RandomFlip(factor=0.5),
+        "invert factor": lambda: L.RandomInvert(1.5),
+        "grayscale factor": lambda: L.RandomGrayscale(-0.1),
+        "grayscale channels": lambda: L.RandomGrayscale(1.0)(np.ones((1, 2, 2, 2), "float32")),
+        "solarization factor": lambda: L.Solarization(addition_factor=2),
+        "solarization pair": lambda: L.Solarization(threshold_factor=(0.1, 0.2, 0.3)),
+        "solarization range": lambda: L.Solarization(value_range=3),
         "rank 2": lambda: L.RandomFlip()(np.ones((3, 3), "float32")),
         "resize interpolation": lambda: L.Resizing(2, 2, interpolation="cubic")(small),
         "resize both": lambda: L.Resizing(2, 2, crop_to_aspect_ratio=True,

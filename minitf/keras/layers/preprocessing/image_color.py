@@ -41,13 +41,6 @@ class _ColorLayer(BaseImagePreprocessingLayer):
         self.value_range, self.seed = value_range, seed
         self.generator = make_generator(seed)
 
-    def call(self, data, training=True):
-        if not isinstance(data, dict):
-            data = tf.convert_to_tensor(data)
-            if data.dtype.is_floating:
-                data = tf.cast(data, self.compute_dtype)
-        return super().call(data, training=training)
-
     def get_config(self):
         config = super().get_config()
         config.update({"factor": self.factor, "value_range": self.value_range, "seed": self.seed})

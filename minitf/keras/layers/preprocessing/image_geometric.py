@@ -57,6 +57,7 @@ class RandomFlip(BaseImagePreprocessingLayer):
     """
 
     _USE_BASE_FACTOR = False
+    _autocast = False
 
     def __init__(self, mode=HORIZONTAL_AND_VERTICAL, seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)

@@ -84,9 +84,12 @@ def batch_size(images):
 
 def random_uniform(generator, shape, minval=0.0, maxval=1.0, dtype=tf.float32):
     """`shape` (a list of ints or int tensors) of uniform values in [minval, maxval)."""
+    static = [d if isinstance(d, int) else -1 for d in shape]
     shape = tf.cast(tf.stack(shape), tf.int32) if shape else tf.zeros([0], tf.int32)
     values = apply(AugmentationUniform, [shape, generator._next_seed()],
                    {"minval": float(minval), "maxval": float(maxval)})
+    if static.count(-1) <= 1:   # give the graph the sizes known now
+        values = tf.reshape(values, static)
     return tf.cast(values, dtype)
 
 
@@ -95,6 +98,7 @@ class BaseImagePreprocessingLayer(DataLayer):
 
     _USE_BASE_FACTOR = True
     _FACTOR_BOUNDS = (-1, 1)
+    _autocast = True   # float inputs become the layer's dtype (Keras: not RandomCrop, RandomFlip)
 
     def __init__(self, factor=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -134,6 +138,8 @@ class BaseImagePreprocessingLayer(DataLayer):
         if rank not in (3, 4):
             raise ValueError("Expected image tensor to have rank 3 (single image) or 4 (batch of "
                              f"images). Received: data.shape={tuple(images.shape.as_list())}")
+        if self._autocast and images.dtype.is_floating:   # Keras's input autocast
+            images = tf.cast(images, self.compute_dtype)
         if rank == 3:
             images = tf.expand_dims(images, 0)
         transformation = self.get_random_transformation(images, training=training)

@@ -199,6 +199,8 @@ class RandomCrop(_SizedLayer):
     (TensorShape([3, 2, 2, 1]), TensorShape([3, 4, 4, 1]))
     """
 
+    _autocast = False   # as Keras: inference returns float64 images as float64
+
     def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
         super().__init__(data_format=data_format, name=name, **kwargs)
         self.height, self.width = height, width
