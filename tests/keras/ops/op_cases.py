@@ -229,7 +229,9 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "jvp(lambda a: a * a, (convert_to_tensor(v),), (convert_to_tensor(w),))",
         "jvp(lambda a, c: (a * c, ops.sum(a)), (convert_to_tensor(f), convert_to_tensor(g)), "
         "(convert_to_tensor(g), convert_to_tensor(p)))",
-        "jvp(lambda a: (ops.exp(a), 7), (convert_to_tensor(v),), (convert_to_tensor(w),), has_aux=True)"]
+        "jvp(lambda a: (ops.exp(a), 7), (convert_to_tensor(v),), (convert_to_tensor(w),), has_aux=True)",
+        "conjugate(f)", "dsplit(img[0], 3)", "empty((2, 3))", "empty_like(i)", "nextafter(f, g)",
+        "nextafter(v, 10.0)"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]

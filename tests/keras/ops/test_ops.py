@@ -328,3 +328,12 @@ def test_jvp_equals_jacobian_times_tangent():
         y = ops.softmax(x)
     jacobian = tape.jacobian(y, x).numpy()
     np.testing.assert_allclose(tangent.numpy(), jacobian @ B[0], rtol=1e-10)
+
+
+def test_argpartition_puts_the_kth_smallest_in_place():
+    x = tf.constant([[5.0, 1.0, 4.0, 2.0, 3.0], [0.5, 0.1, 0.9, 0.3, 0.7]])
+    order = ops.argpartition(x, 2, axis=1).numpy()
+    values = np.take_along_axis(x.numpy(), order, axis=1)
+    assert values[:, 2].tolist() == [3.0, 0.5]
+    assert (values[:, :2].max(axis=1) <= values[:, 2]).all()
+    assert (values[:, 3:].min(axis=1) >= values[:, 2]).all()
