@@ -44,10 +44,12 @@ def as_bytes(contents):
 
 
 def sniff(data):
-    """'jpeg', 'png', 'gif', 'bmp' from the first bytes, or None."""
+    """'jpeg', 'png', 'gif', 'bmp', 'webp' from the first bytes, or None."""
     for magic, kind in _SIGNATURES:
         if data.startswith(magic):
             return kind
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
     return None
 
 
@@ -56,7 +58,7 @@ def bad_data(op_name, message, hint=None):
 
 
 def unknown_format(op_name):
-    return bad_data(op_name, "Unknown image file format. One of JPEG, PNG, GIF, BMP required.",
+    return bad_data(op_name, "Unknown image file format. One of JPEG, PNG, GIF, BMP, WebP required.",
                     "The bytes start with none of their signatures: pass the file's "
                     "contents (tf.io.read_file), not its name.")
 

@@ -1,4 +1,5 @@
-"""PNG, BMP and GIF: `decode_png`, `encode_png`, `decode_bmp`, `decode_gif`, `decode_image`.
+"""PNG, BMP, GIF, WebP: `decode_png`, `encode_png`, `decode_bmp`, `decode_gif`, `decode_webp`,
+`decode_image`.
 
 Decoded images are uint8 tensors `[height, width, channels]` (GIF: a 4-D
 `[frames, height, width, 3]`); `channels=0` keeps the file's own count, 1, 3 or
@@ -132,6 +133,9 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
         pixels = _wide_colour(op_name, data, channels)
         return pixels if dtype == "uint16" else (pixels >> 8).astype(np.uint8)
     image = cc.load(op_name, cc.jpeg_draft(image, channels))
+    if kind == "webp" or op_name == "DecodeWebP":
+        pixels = _webp(op_name, image, kind, channels, animated)
+        return pixels.astype(np.uint16) * 257 if dtype == "uint16" else pixels
     if animated == "all" or (animated == "expand" and kind == "gif"):
         if channels not in (0, 3):
             raise cc.bad_data(op_name, f"channels must be 0 or 3 for GIF, got {channels}")
@@ -160,6 +164,25 @@ def _wide_colour(op_name, data, channels):
     return pixels
 
 
+def _webp(op_name, image, kind, channels, animated):
+    """TF's WebP rules: always frames [n, h, w, c] (a still is one frame), channels as stored."""
+    if kind != "webp":
+        raise cc.bad_data(op_name, f"Trying to decode {kind.upper()} format using DecodeWebP "
+                          f"op. Use `decode_{kind}` or `decode_image` instead.")
+    if op_name not in ("DecodeWebP", "DecodeImage"):
+        raise cc.bad_data(op_name, "minitf decodes WebP with tf.io.decode_webp or "
+                          "tf.io.decode_image only", "(TF returns 4-D frames here.)")
+    mode = "RGBA" if "A" in image.mode or getattr(image, "n_frames", 1) > 1 else "RGB"
+    if channels not in (0, len(mode)):
+        raise cc.bad_data(op_name, "Number of channels requested does not match input",
+                          f"This WebP file has {len(mode)} channels: pass channels=0.")
+    frames = []
+    for index in range(getattr(image, "n_frames", 1)):
+        image.seek(index)
+        frames.append(np.asarray(image.convert(mode), dtype=np.uint8))
+    return frames[0] if animated == "first" else np.stack(frames)
+
+
 def _still_shape(channels):
     return TensorShape([None, None, channels or None])
 
@@ -172,6 +195,10 @@ DecodeBmp = Op("DecodeBmp", lambda c, **a: _decode(c, "DecodeBmp", **a), dtypes=
 DecodeGif = Op("DecodeGif", lambda c, **a: _decode(c, "DecodeGif", animated="all"),
                dtypes={dtypes.string}, shape=lambda s, **a: TensorShape([None, None, None, 3]),
                dtype=dtypes.uint8)
+DecodeWebP = Op("DecodeWebP", lambda c, **a: _decode(c, "DecodeWebP", animated="all", **a),
+                dtypes={dtypes.string}, dtype=dtypes.uint8,
+                shape=lambda s, channels=0, **a: TensorShape([None, None, None,
+                                                              channels or None]))
 DecodeImage = Op("DecodeImage", lambda c, **a: _decode(c, "DecodeImage", **a),
                  dtypes={dtypes.string},
                  shape=lambda s, channels=0, animated="expand", **a: (
@@ -231,6 +258,24 @@ def decode_gif(contents, name=None):
     (TensorShape([2, 2, 4, 3]), array([  0,   0, 255], dtype=uint8))
     """
     return apply(DecodeGif, [_contents(contents)])
+
+
+@tf_export("io.decode_webp", "image.decode_webp")
+def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
+    """A WebP's frames as uint8 [num_frames, height, width, channels], as TF returns them
+    (a still image is one frame); channels must be 0 or the file's own (3, or 4 with alpha).
+
+    >>> import io
+    >>> from PIL import Image
+    >>> f = io.BytesIO(); Image.new("RGB", (4, 2), (9, 99, 199)).save(f, "WEBP", lossless=True)
+    >>> webp = tf.io.decode_webp(f.getvalue())
+    >>> webp.shape, webp[0, 0, 0].numpy()
+    (TensorShape([1, 2, 4, 3]), array([  9,  99, 199], dtype=uint8))
+    """
+    if dtypes.as_dtype(dtype) != dtypes.uint8:
+        raise TypeError(f"Value for attr 'dtype' of {dtypes.as_dtype(dtype).name} is not in "
+                        "the list of allowed values: uint8")
+    return apply(DecodeWebP, [_contents(contents)], {"channels": channels})
 
 
 @tf_export("io.decode_image", "image.decode_image")

@@ -61,6 +61,10 @@ def test_encode_png_writes_valid_chunks_and_honours_compression():
     ("gray16_as_uint16", lambda: tf.io.decode_png(read("gray16.png"), dtype=tf.uint16)),
     ("two_frames_gif", lambda: tf.io.decode_gif(read("two_frames.gif"))),
     ("photo_bmp", lambda: tf.io.decode_bmp(read("photo.bmp"))),
+    ("webp_lossy", lambda: tf.io.decode_webp(read("photo_lossy.webp"))),
+    ("webp_rgba", lambda: tf.io.decode_webp(read("photo_rgba_lossless.webp"))),
+    ("webp_image_still", lambda: tf.io.decode_image(read("photo_lossy.webp"),
+                                                    expand_animations=False)),
 ])
 def test_decodes_equal_real_tf(name, decode):
     got = decode()
@@ -140,8 +144,8 @@ def test_jpeg_shape_and_signature():
 
 def test_io_and_image_names_are_the_same_functions():
     for name in ("decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_bmp",
-                 "decode_gif", "decode_image", "decode_and_crop_jpeg", "extract_jpeg_shape",
-                 "is_jpeg"):
+                 "decode_gif", "decode_webp", "decode_image", "decode_and_crop_jpeg",
+                 "extract_jpeg_shape", "is_jpeg"):
         assert getattr(tf.io, name) is getattr(tf.image, name)
 
 
@@ -289,3 +293,21 @@ def test_decoding_in_a_tf_data_pipeline():
     images = list(tf.data.Dataset.from_tensor_slices(files).map(load))
     assert [x.shape for x in images] == [(24, 32, 3)] * 3
     np.testing.assert_allclose(images[1].numpy(), TF_DECODED["image_png_float32"], rtol=1e-6)
+
+
+def test_webp_frames_channels_and_animation():
+    from PIL import Image
+
+    assert tf.io.decode_image(read("photo_lossy.webp")).shape == (1, 24, 32, 3)  # as TF
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not match input"):
+        tf.io.decode_webp(read("photo_lossy.webp"), channels=4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="PNG format using DecodeWebP"):
+        tf.io.decode_webp(read("photo.png"))
+    frames = [Image.fromarray(PIXELS), Image.fromarray(255 - PIXELS)]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, "WEBP", save_all=True, append_images=frames[1:], lossless=True)
+    anim = tf.io.decode_webp(buffer.getvalue())  # animations come as RGBA (TF's rule)
+    assert anim.shape == (2, 24, 32, 4)
+    np.testing.assert_array_equal(anim.numpy()[1, ..., :3], 255 - PIXELS)
+    wide = tf.io.decode_image(read("photo_rgba_lossless.webp"), dtype=tf.uint16)
+    np.testing.assert_array_equal(wide.numpy(), TF_DECODED["webp_rgba"].astype(np.uint16) * 257)
