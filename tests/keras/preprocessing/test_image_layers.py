@@ -200,3 +200,22 @@ def test_models_train_predict_identity_and_save_load(tmp_path):
 def test_config_round_trip(layer):
     clone = type(layer).from_config(layer.get_config())
     assert clone.get_config() == layer.get_config()
+
+
+def test_pipeline_passes_training_on_and_saves_with_the_model(tmp_path):
+    x = np.arange(8.0, dtype="float32").reshape(2, 2, 2, 1)
+    pipeline = L.Pipeline([L.RandomBrightness((0.1, 0.1), value_range=(0, 100)),
+                           L.Rescaling(0.5)])
+    np.testing.assert_allclose(pipeline(x), (x + 10) * 0.5)           # training by default
+    np.testing.assert_allclose(pipeline(x, training=False), x * 0.5)
+    mapped = tf.data.Dataset.from_tensor_slices(x).map(pipeline)
+    np.testing.assert_allclose(np.stack(list(mapped.as_numpy_iterator())), (x + 10) * 0.5)
+    model = tf.keras.Sequential([tf.keras.Input((2, 2, 1)), pipeline, L.Flatten(), L.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(x, np.ones((2, 1)), verbose=0)
+    model.save(str(tmp_path / "pipeline.keras"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "pipeline.keras"))
+    assert [type(l).__name__ for l in loaded.layers[0].layers] == ["RandomBrightness", "Rescaling"]
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    with pytest.raises(ValueError, match="list of serialized layers"):
+        L.Pipeline.from_config({"name": "p"})

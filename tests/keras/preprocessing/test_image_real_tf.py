@@ -82,6 +82,13 @@ CASES = textwrap.dedent('''
     results["fixed grayscale cf"] = plain(L.RandomGrayscale(1.0, data_format="channels_first")(
         colour.transpose(0, 3, 1, 2)))
     results["fixed grayscale uint8"] = plain(L.RandomGrayscale(1.0)(colour.astype("uint8")))
+    pipe = L.Pipeline([L.RandomBrightness((0.1, 0.1)), L.Rescaling(1 / 255), L.CenterCrop(2, 2)])
+    results["fixed pipeline"] = plain(pipe(small))
+    results["infer pipeline"] = plain(pipe(small, training=False))
+    results["config pipeline"] = [sorted(pipe.get_config()),
+                                  [c["class_name"] for c in pipe.get_config()["layers"]],
+                                  [type(l).__name__ for l in L.Pipeline.from_config(
+                                      pipe.get_config()).layers]]
     results["resize uint8"] = plain(L.Resizing(3, 5)(np.array([[[[0], [255], [10]]]], "uint8")))
 
     every = [L.RandomFlip(seed=1), L.RandomRotation(0.2), L.RandomZoom(0.2), L.RandomTranslation(0.1, 0.1),
@@ -133,6 +140,7 @@ CASES = textwrap.dedent('''
         "resize both": lambda: L.Resizing(2, 2, crop_to_aspect_ratio=True,
                                           pad_to_aspect_ratio=True)(small),
         "resize fill": lambda: L.Resizing(2, 2, fill_mode="reflect")(small),
+        "pipeline config": lambda: L.Pipeline.from_config({"name": "p"}),
         "affine fill": lambda: affine(images, T(transforms[0]), fill_mode="mirror"),
         "affine interpolation": lambda: affine(images, T(transforms[0]), interpolation="cubic"),
         "affine rank": lambda: affine(images[0, 0], T(transforms[0])),

@@ -16,3 +16,4 @@ from . import feature_space, normalization, rescaling  # noqa: F401
 from . import integer_lookup, string_lookup, text_vectorization  # noqa: F401  (P2: lookups, text)
 from . import image_color, image_geometric, image_resizing  # noqa: F401  (K1: image layers)
 from . import image_color_more  # noqa: F401  (K1: invert, grayscale, solarization)
+from . import pipeline  # noqa: F401  (K1: Pipeline)
