@@ -20,7 +20,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tf_export import tf_export
 
 _DEFAULT_COLORS = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],
@@ -96,7 +96,8 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
            [1., 1., 0.],
            [0., 0., 0.]], dtype=float32)
     """
-    images = convert_to_tensor(images)
+    if not isinstance(images, Tensor):  # like TF's op wrapper: plain arrays become float32
+        images = convert_to_tensor(images, dtypes.float32)
     inputs = [images, convert_to_tensor(boxes, dtypes.float32)]
     if colors is not None:
         inputs.append(convert_to_tensor(colors, dtypes.float32))

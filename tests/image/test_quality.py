@@ -129,3 +129,10 @@ def test_boxes_errors_and_tf_function():
     f = tf.function(lambda x, b: tf.image.draw_bounding_boxes(x, b, None))
     out = f(tf.zeros([1, 4, 4, 1]), tf.constant([[[0.0, 0.0, 1.0, 1.0]]]))
     assert out.numpy()[0, 0, 0, 0] == 1.0 and out.numpy()[0, 1, 1, 0] == 0.0
+
+
+def test_boxes_take_plain_uint8_arrays_as_float32_but_not_uint8_tensors():
+    out = tf.image.draw_bounding_boxes(np.full((1, 3, 3, 1), 7, np.uint8), [[[0, 0, 1, 1]]], None)
+    assert out.dtype == tf.float32 and out.numpy()[0, 1, 1, 0] == 7.0  # as TF: cast, not scaled
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.image.draw_bounding_boxes(tf.zeros([1, 3, 3, 1], tf.uint8), [[[0, 0, 1, 1]]], None)
