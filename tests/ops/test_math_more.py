@@ -1,0 +1,152 @@
+"""tf.math gaps: inverse hyperbolics, atan2, rint, xlog1py, nextafter, reciprocal_no_nan,
+scalar_mul, and (further down) the special functions and counting ops.
+
+Hand-derived values and finite-difference gradients need no TF; one module-scoped
+real-TF run compares every expression in CASES (value, dtype, shape or error class).
+"""
+import json
+
+import numpy as np
+import pytest
+
+import minitf as tf
+from tests.gradcheck import check_grads
+from tests.real_tf import run_tf_json
+
+# --- without TF ---------------------------------------------------------------------------------
+
+
+def test_inverse_hyperbolics_invert_the_forward_functions():
+    x = np.array([-2.0, -0.3, 0.0, 0.7, 3.0])
+    np.testing.assert_allclose(tf.math.asinh(tf.sinh(tf.constant(x))).numpy(), x, rtol=1e-12)
+    np.testing.assert_allclose(tf.math.atanh(tf.tanh(tf.constant(x))).numpy(), x, rtol=1e-12)
+    pos = np.abs(x) + 0.5
+    np.testing.assert_allclose(tf.math.acosh(tf.cosh(tf.constant(pos))).numpy(), pos,
+                               rtol=1e-12)
+    assert tf.atanh is tf.math.atanh and tf.asinh is tf.math.asinh and tf.acosh is tf.math.acosh
+
+
+def test_inverse_hyperbolics_edges_and_dtypes():
+    np.testing.assert_array_equal(tf.math.atanh(tf.constant([1.0, -1.0])).numpy(),
+                                  [np.inf, -np.inf])
+    assert np.isnan(tf.math.acosh(tf.constant(0.5)).numpy())
+    assert tf.math.asinh(tf.constant([1 + 1j])).dtype == tf.complex128
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
+        tf.math.acosh(tf.constant([1, 2]))
+
+
+def test_inverse_hyperbolic_gradients():
+    check_grads(tf.math.asinh, np.array([-2.0, 0.1, 1.5]))
+    check_grads(tf.math.acosh, np.array([1.2, 2.0, 5.0]))
+    check_grads(tf.math.atanh, np.array([-0.9, 0.1, 0.5]))
+
+
+def test_atan2_quadrants_broadcasting_and_gradient():
+    y = tf.constant([1.0, 1.0, -1.0, -1.0, 0.0])
+    x = tf.constant([1.0, -1.0, -1.0, 1.0, -1.0])
+    q = np.pi / 4
+    np.testing.assert_allclose(tf.math.atan2(y, x).numpy(), [q, 3 * q, -3 * q, -q, np.pi],
+                               rtol=1e-6)
+    assert tf.atan2(tf.ones([2, 1]), tf.ones([3])).shape == (2, 3)
+    check_grads(tf.math.atan2, np.array([[0.5], [-1.0]]), np.array([2.0, -0.3, 1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
+        tf.math.atan2(tf.constant([1]), tf.constant([1]))
+
+
+def test_rint_rounds_halves_to_even_and_has_no_gradient():
+    np.testing.assert_array_equal(tf.math.rint(tf.constant([0.5, 1.5, 2.5, -2.5, 2.6])).numpy(),
+                                  [0.0, 2.0, 2.0, -2.0, 3.0])
+    x = tf.constant([0.4])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.rint(x)
+    assert tape.gradient(y, x) is None
+
+
+def test_xlog1py_is_zero_where_x_is_zero_and_its_gradient():
+    out = tf.math.xlog1py(tf.constant([0.0, 0.0, 3.0]), tf.constant([-1.0, np.inf, np.e - 1]))
+    np.testing.assert_allclose(out.numpy(), [0.0, 0.0, 3.0], rtol=1e-6)
+    check_grads(tf.math.xlog1py, np.array([[0.5, 2.0]]), np.array([[0.3], [1.5]]))
+
+
+def test_nextafter_steps_one_ulp():
+    out = tf.math.nextafter(tf.constant([1.0, 1.0], tf.float64), tf.constant([2.0, 0.0],
+                                                                            tf.float64))
+    np.testing.assert_array_equal(out.numpy(), [1 + 2.0 ** -52, 1 - 2.0 ** -53])
+    assert tf.math.nextafter(tf.constant(0.0), 1.0).numpy() == np.float32(1.4e-45)
+
+
+def test_reciprocal_no_nan_and_scalar_mul():
+    np.testing.assert_array_equal(
+        tf.math.reciprocal_no_nan(tf.constant([4.0, 0.0, -0.5])).numpy(), [0.25, 0.0, -2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.math.reciprocal_no_nan(tf.constant([2, 0]))
+    assert tf.scalar_mul(tf.constant(3), tf.constant([1, 2])).numpy().tolist() == [3, 6]
+    with pytest.raises(ValueError, match="0-D"):
+        tf.math.scalar_mul(tf.constant([2.0, 3.0]), tf.constant([1.0, 1.0]))
+    with pytest.raises(TypeError):
+        tf.math.scalar_mul(2.5, tf.constant([2, 0]))
+
+
+# --- against real TF (one subprocess for every case) --------------------------------------------
+CASES = [
+    "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
+    "tf.math.acosh(tf.constant([1.0, 0.5, 2.0, 100.0]))",
+    "tf.math.atanh(tf.constant([1.0, 0.5, 2.0, -0.25]))",
+    "tf.math.acosh(tf.constant([1, 2]))",
+    "tf.math.atan2(tf.constant([1.0, 0.0, -1.0, 0.0]), tf.constant([0.0, 0.0, -1.0, -2.0]))",
+    "tf.math.atan2(tf.constant([[1.0], [2.0]], tf.float64), tf.constant([3.0, -4.0], tf.float64))",
+    "tf.math.atan2(tf.constant([1]), tf.constant([1]))",
+    "tf.math.rint(tf.constant([0.5, 1.5, 2.5, -0.5, -1.5, 3.7]))",
+    "tf.math.rint(tf.constant([1, 2]))",
+    "tf.math.xlog1py(tf.constant([0.0, 2.0, 0.5]), tf.constant([-1.0, 1.0, 3.0]))",
+    "tf.math.nextafter(tf.constant([1.0, 0.0, -1.0]), tf.constant([2.0, 1.0, 0.0]))",
+    "tf.math.nextafter(tf.constant([1, 2]), tf.constant([2, 3]))",
+    "tf.math.reciprocal_no_nan(tf.constant([2.0, 0.0, -4.0]))",
+    "tf.math.reciprocal_no_nan(tf.constant([2, 0]))",
+    "tf.math.scalar_mul(2, tf.constant([2.0, 0.0]))",
+    "tf.math.scalar_mul(tf.constant([2.0, 3.0]), tf.constant([2.0, 0.0]))",
+    "tf.math.scalar_mul(2.5, tf.constant([2, 0]))",
+]
+
+_EVAL = """
+import json, numpy as np
+def evaluate(tf, cases):
+    out = {}
+    for case in cases:
+        try:
+            r = eval(case)
+            v = np.asarray(r.numpy())
+            out[case] = [r.dtype.name, list(v.shape), json.dumps(
+                v.astype(np.float64).tolist() if v.dtype.kind != 'c' else
+                [v.real.tolist(), v.imag.tolist()], allow_nan=True)]
+        except Exception as e:
+            out[case] = type(e).__name__
+    return out
+"""
+
+
+def _evaluate(cases):
+    scope = {}
+    exec(_EVAL, scope)
+    return scope["evaluate"](tf, cases)
+
+
+@pytest.fixture(scope="module")
+def real_tf_results():
+    return run_tf_json("import tensorflow as tf\n" + _EVAL
+                       + f"\nprint(json.dumps(evaluate(tf, {CASES!r})))")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_against_real_tf(real_tf_results, case):
+    theirs, ours = real_tf_results[case], _evaluate([case])[case]
+    if isinstance(theirs, str):
+        assert ours == theirs, f"{case}: TF raises {theirs}, minitf gives {ours}"
+        return
+    assert not isinstance(ours, str), f"{case}: minitf raises {ours}, TF gives {theirs}"
+    assert ours[:2] == theirs[:2], case
+    rtol = 1e-12 if ours[0] == "float64" else 2e-6
+    np.testing.assert_allclose(np.array(json.loads(ours[2]), dtype=np.float64),
+                               np.array(json.loads(theirs[2]), dtype=np.float64),
+                               rtol=rtol, atol=1e-30, err_msg=case)
