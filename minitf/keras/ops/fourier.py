@@ -123,3 +123,55 @@ def irfft(x, fft_length=None):
     cos = tf.constant(weights[:, None] * np.cos(angle) / n, real.dtype)
     sin = tf.constant(weights[:, None] * np.sin(angle) / n, real.dtype)
     return _times(real, cos) - _times(imag, sin)
+
+
+def _periodic_window(window, length, dtype):
+    """tf.signal.hann_window/hamming_window(length, periodic=True): TF's periodic window
+    divides by `length` for even lengths only (odd lengths get the symmetric length - 1)."""
+    n = np.arange(length)
+    denominator = max(length if length % 2 == 0 else length - 1, 1)
+    a = 0.5 if window == "hann" else 0.54
+    return tf.constant(a - (1 - a) * np.cos(2 * np.pi * n / denominator), dtype)
+
+
+@keras_ops_export()
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """The short-time Fourier transform: `rfft` of windowed frames, as (real, imag).
+
+    Frames of `sequence_length` every `sequence_stride` samples along the last axis
+    (reflect-padded by fft_length // 2 on both sides when `center`), each multiplied
+    by a periodic Hann/Hamming window (or `window`'s values) centred in `fft_length`.
+
+    >>> real, imag = ops.stft(tf.ones(16), 8, 4, 8, center=False)
+    >>> real.shape, real.numpy()[0, :2].round(4)
+    (TensorShape([3, 5]), array([ 4., -2.], dtype=float32))
+    """
+    x = convert(x)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError("Invalid input type. Expected `float32` or `float64`. "
+                        f"Received: input type={x.dtype}")
+    if fft_length < sequence_length:
+        raise ValueError("`fft_length` must equal or larger than `sequence_length`. "
+                         f"Received: sequence_length={sequence_length}, fft_length={fft_length}")
+    if isinstance(window, str) and window not in ("hann", "hamming"):
+        raise ValueError('If a string is passed to `window`, it must be one of `"hann"`, '
+                         f'`"hamming"`. Received: window={window}')
+    if center:
+        pad = fft_length // 2
+        x = tf.pad(x, [[0, 0]] * (x.shape.rank - 1) + [[pad, pad]], mode="REFLECT")
+    left = (fft_length - sequence_length) // 2
+    frames = _frames(x, fft_length, sequence_stride)
+    if window is not None:
+        weights = (_periodic_window(window, sequence_length, x.dtype) if isinstance(window, str)
+                   else convert(window, x.dtype))
+        if weights.shape.rank != 1 or weights.shape[0] != sequence_length:
+            raise ValueError("The shape of `window` must be equal to [sequence_length]."
+                             f"Received: window shape={weights.shape}")
+        frames = frames * tf.pad(weights, [[left, fft_length - sequence_length - left]])
+    return rfft(frames, fft_length)
+
+
+def _frames(x, length, stride):
+    count = 1 + (x.shape[-1] - length) // stride
+    index = (np.arange(count) * stride)[:, None] + np.arange(length)[None, :]
+    return tf.gather(x, tf.constant(index, "int32"), axis=x.shape.rank - 1)

@@ -231,7 +231,9 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "(convert_to_tensor(g), convert_to_tensor(p)))",
         "jvp(lambda a: (ops.exp(a), 7), (convert_to_tensor(v),), (convert_to_tensor(w),), has_aux=True)",
         "conjugate(f)", "dsplit(img[0], 3)", "empty((2, 3))", "empty_like(i)", "nextafter(f, g)",
-        "nextafter(v, 10.0)"]
+        "nextafter(v, 10.0)", "stft(f, 2, 1, 4)", "stft(seq[:, :, 0], 3, 2, 4, window='hamming')",
+        "stft(img[0, 0].T, 3, 1, 3, window=None, center=False)",
+        "stft(d, 4, 2, 4, window=np.array([1.0, 2.0, 2.0, 1.0]))"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]

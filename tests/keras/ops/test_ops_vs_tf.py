@@ -105,7 +105,7 @@ CALLED = (
     "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "size", "slice", "slice_update",
     "slogdet", "soft_shrink", "softmax", "softplus", "softsign", "solve", "solve_triangular",
     "sort", "space_to_depth", "sparse_categorical_crossentropy", "sparse_plus", "sparse_sigmoid",
-    "split", "sqrt", "square", "squareplus", "squeeze", "stack", "std", "stop_gradient",
+    "split", "sqrt", "square", "squareplus", "squeeze", "stack", "std", "stft", "stop_gradient",
     "subtract", "sum", "svd", "swapaxes", "swish", "switch", "take", "take_along_axis", "tan",
     "tanh", "tanh_shrink", "tensordot", "threshold", "tile", "top_k", "trace", "transpose",
     "trapezoid", "tri", "tril", "triu", "true_divide", "trunc", "unfold", "unique",
