@@ -19,7 +19,7 @@ def _all_layers():
             L.RandomTranslation(0.1, 0.2, seed=4), L.RandomContrast((0.3, 0.3), seed=5),
             L.RandomBrightness(0.2, seed=6), L.RandomCrop(3, 3, seed=7), L.Resizing(3, 5),
             L.CenterCrop(2, 2), L.RandomInvert(seed=8), L.RandomGrayscale(seed=9),
-            L.Solarization(0.2, 0.6, seed=10)]
+            L.Solarization(0.2, 0.6, seed=10), L.RandomShear(0.3, 0.3, seed=11)]
 
 
 @pytest.mark.parametrize("fill_mode, expected", [
@@ -219,3 +219,17 @@ def test_pipeline_passes_training_on_and_saves_with_the_model(tmp_path):
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
     with pytest.raises(ValueError, match="list of serialized layers"):
         L.Pipeline.from_config({"name": "p"})
+
+
+def test_shear_slants_rows_and_autocontrast_stretches_always():
+    image = np.arange(9.0, dtype="float32").reshape(1, 3, 3, 1)
+    shear = L.RandomShear(x_factor=(1.0, 1.0), interpolation="nearest", fill_mode="constant",
+                          seed=4)
+    rows = {tuple(shear(image).numpy().ravel().tolist()) for _ in range(20)}
+    assert rows == {(0, 1, 2, 4, 5, 0, 8, 0, 0), (0, 1, 2, 0, 3, 4, 0, 0, 6)}   # x_in = x +- y
+    auto = L.AutoContrast(value_range=(0, 1))
+    x = np.array([[[[0.2, 0.5]], [[0.6, 0.5]]]], "float32")           # channel 1 is flat
+    for training in (True, False):
+        out = auto(x, training=training).numpy()
+        np.testing.assert_allclose(out[..., 0].ravel(), [0.0, 1.0], atol=1e-6)
+        np.testing.assert_allclose(out[..., 1].ravel(), [0.5, 0.5])

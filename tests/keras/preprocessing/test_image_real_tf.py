@@ -89,11 +89,27 @@ CASES = textwrap.dedent('''
                                   [c["class_name"] for c in pipe.get_config()["layers"]],
                                   [type(l).__name__ for l in L.Pipeline.from_config(
                                       pipe.get_config()).layers]]
+    results["fixed autocontrast"] = plain(L.AutoContrast()(colour))
+    results["fixed autocontrast range"] = plain(L.AutoContrast(value_range=(0, 1))(colour / 300.0))
+    results["infer autocontrast flat"] = plain(L.AutoContrast()(np.full((1, 2, 2, 1), 9.0),
+                                                                 training=False))
+    results["config autocontrast"] = {k: v for k, v in L.AutoContrast().get_config().items()
+                                      if k != "name"}
+    shear = L.RandomShear(x_factor=(0.5, 0.5), y_factor=(0.25, 0.25), seed=1)
+    results["config shear"] = {k: v for k, v in shear.get_config().items() if k != "name"}
+    many = np.tile(small, (16, 1, 1, 1))
+    sheared = np.asarray(shear(many))
+    errors = [np.abs(sheared - np.asarray(affine(many, T([1, sx, 0, sy, 1, 0, 0, 0]), "bilinear",
+                                                  "reflect"))).max(axis=(1, 2, 3))
+              for sx, sy in [(0.5, 0.25), (-0.5, -0.25)]]
+    results["bounds shear"] = [bool(np.minimum(*errors).max() < 1e-3),
+                               bool(0 < np.mean(errors[0] < 1e-3) < 1)]
     results["resize uint8"] = plain(L.Resizing(3, 5)(np.array([[[[0], [255], [10]]]], "uint8")))
 
     every = [L.RandomFlip(seed=1), L.RandomRotation(0.2), L.RandomZoom(0.2), L.RandomTranslation(0.1, 0.1),
              L.RandomContrast(0.5), L.RandomBrightness(0.2), L.RandomCrop(2, 3, seed=4), L.Resizing(3, 2),
-             L.CenterCrop(2, 2), L.RandomInvert(), L.RandomGrayscale(), L.Solarization(0.5, 0.5)]
+             L.CenterCrop(2, 2), L.RandomInvert(), L.RandomGrayscale(), L.Solarization(0.5, 0.5),
+             L.RandomShear(0.3, 0.2), L.AutoContrast()]
     for layer in every:
         name = type(layer).__name__
         for dtype in ["float32", "float64", "uint8"]:
@@ -141,6 +157,9 @@ CASES = textwrap.dedent('''
                                           pad_to_aspect_ratio=True)(small),
         "resize fill": lambda: L.Resizing(2, 2, fill_mode="reflect")(small),
         "pipeline config": lambda: L.Pipeline.from_config({"name": "p"}),
+        "shear factor": lambda: L.RandomShear(x_factor=-0.2),
+        "shear fill": lambda: L.RandomShear(fill_mode="mirror"),
+        "autocontrast range": lambda: L.AutoContrast(value_range=(1, 2, 3)),
         "affine fill": lambda: affine(images, T(transforms[0]), fill_mode="mirror"),
         "affine interpolation": lambda: affine(images, T(transforms[0]), interpolation="cubic"),
         "affine rank": lambda: affine(images[0, 0], T(transforms[0])),
@@ -228,10 +247,11 @@ def test_values_match_real_tf(both, prefix):
 def test_dtypes_shapes_configs_bounds_and_errors_match_real_tf(both):
     _, tf_results, ours, _ = both
     keys = [k for k in tf_results if k.split(" ")[0] in ("dtype", "config", "bounds")]
+    assert "bounds shear" in keys and "config autocontrast" in keys
     assert len(keys) > 40
     for key in keys:
         assert ours[key] == tf_results[key], key
-    assert all(tf_results["bounds"])
+    assert all(tf_results["bounds"]) and all(tf_results["bounds shear"])
     errors = [k for k in tf_results if k.startswith("error ")]
     for key in errors:   # Keras wraps errors raised in `call` in "Exception encountered ..."
         assert tf_results[key] is not None and ours[key] is not None, key

@@ -1,4 +1,4 @@
-"""More colour augmentation: RandomInvert, RandomGrayscale and Solarization.
+"""More colour layers: RandomInvert, RandomGrayscale, Solarization and AutoContrast.
 
 * `RandomInvert(factor)` replaces an image by `high - image` (a photo
   negative) with a probability drawn from the factor range: a number p
@@ -9,6 +9,8 @@
   amount, then inverts every pixel above a random threshold - the look of
   an over-exposed film. Both factors are fractions of 255, each a number `f`
   (range [0, f]) or a pair.
+* `AutoContrast()` is not random: it stretches every channel to the full
+  `value_range`, in training and at inference alike.
 
 >>> import minitf as tf
 >>> image = tf.constant([[[0.0], [100.0], [255.0]]])
@@ -17,9 +19,9 @@ array([[255., 155.,   0.]], dtype=float32)
 >>> tf.keras.layers.Solarization()(image)[..., 0].numpy()    # threshold 0: inverts all
 array([[255., 155.,   0.]], dtype=float32)
 
-All three are identity at inference. The random numbers are minitf's, not
+The random three are identity at inference. The random numbers are minitf's, not
 real Keras's. In Keras: `keras/src/layers/preprocessing/image_preprocessing/
-{random_invert,random_grayscale,solarization}.py`.
+{random_invert,random_grayscale,solarization,auto_contrast}.py`.
 """
 import numbers
 
@@ -194,4 +196,39 @@ class Solarization(BaseImagePreprocessingLayer):
         config = super().get_config()
         config.update({"value_range": self.value_range, "addition_factor": self.addition_factor,
                        "threshold_factor": self.threshold_factor, "seed": self.seed})
+        return config
+
+
+@tf_export("keras.layers.AutoContrast")
+class AutoContrast(BaseImagePreprocessingLayer):
+    """Stretch each channel of each image to fill `value_range` - always, training or not.
+
+    The darkest value becomes the low end, the brightest the high end; a flat
+    channel (nothing to stretch) is left as it was.
+
+    >>> tf.keras.layers.AutoContrast()(tf.constant([[[50.0], [100.0], [150.0]]]))[..., 0].numpy()
+    array([[  0. , 127.5, 255. ]], dtype=float32)
+    """
+
+    _USE_BASE_FACTOR = False
+
+    def __init__(self, value_range=(0, 255), **kwargs):
+        super().__init__(**kwargs)
+        self.value_range = _check_value_range(value_range)
+
+    def transform_images(self, images, transformation=None, training=True):
+        original = images
+        images = tf.cast(_rescale(images, self.value_range, (0, 255)), self.compute_dtype)
+        low = tf.reduce_min(images, axis=[1, 2], keepdims=True)
+        high = tf.reduce_max(images, axis=[1, 2], keepdims=True)
+        with_range = high > low
+        scale = tf.where(with_range, 255.0 / tf.where(with_range, high - low, 1.0), 1.0)
+        out = tf.clip_by_value(images * scale - low * scale, 0.0, 255.0)
+        out = tf.cast(_rescale(out, (0, 255), self.value_range), self.compute_dtype)
+        return tf.where(tf.broadcast_to(with_range, tf.shape(out)), out,
+                        tf.cast(original, out.dtype))
+
+    def get_config(self):
+        config = super().get_config()
+        config["value_range"] = self.value_range
         return config

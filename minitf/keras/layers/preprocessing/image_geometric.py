@@ -1,4 +1,4 @@
-"""Geometric augmentation: RandomFlip, RandomRotation, RandomZoom, RandomTranslation.
+"""Geometric augmentation: RandomFlip, RandomRotation, RandomZoom, RandomTranslation, RandomShear.
 
 Each draws one random transformation per image while training and leaves the
 images alone (cast to the layer's float dtype) at inference. Rotation, zoom
@@ -257,3 +257,71 @@ class RandomTranslation(_TwoFactorLayer):
         dx = self._draw(batch, (self.width_lower, self.width_upper)) * tf.cast(width, tf.float32)
         ones, zeros = tf.ones_like(dx), tf.zeros_like(dx)
         return tf.concat([ones, zeros, -dx, zeros, ones, -dy, zeros, zeros], axis=1)
+
+
+@tf_export("keras.layers.RandomShear")
+class RandomShear(_AffineLayer):
+    """Shear (slant) each image by random fractions while training.
+
+    x_factor s slants rows: output pixel (x, y) reads input x + s * y (and
+    y_factor columns likewise). A number f draws s in [-f, f]; a pair (lo,
+    hi) in [lo, hi], and then, as Keras 3.15 does, a random sign is applied
+    too - so (0.2, 0.2) means s = 0.2 or -0.2.
+
+    >>> tf.keras.layers.RandomShear(x_factor=0.3).x_factor
+    (-0.3, 0.3)
+    """
+
+    _USE_BASE_FACTOR = False
+    _FACTOR_MESSAGE = ("The `factor` argument should be a number (or a list of two numbers) in "
+                       "the range [0, 1.0]. ")
+
+    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear", fill_mode="reflect",
+                 fill_value=0.0, data_format=None, seed=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.x_factor = self._factor(x_factor, "x_factor")
+        self.y_factor = self._factor(y_factor, "y_factor")
+        self._set_modes(fill_mode, interpolation, seed, fill_value)
+
+    def _factor(self, factor, name):
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2:
+                raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+            for value in factor:
+                self._check(value)
+            return tuple(sorted(factor))
+        if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+            self._check(factor)
+            return (-abs(factor), abs(factor))
+        raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+
+    def _check(self, value):
+        if value > 1.0 or value < 0.0:
+            raise ValueError(self._FACTOR_MESSAGE + f"Received: input_number={value}")
+
+    def get_random_transformation(self, images, training=True):
+        if not training:
+            return None
+        batch = batch_size(images)
+        sign = tf.where(random_uniform(self.generator, [batch, 1]) > 0.5, -1.0, 1.0)
+        shear_y = random_uniform(self.generator, [batch, 1], *self.y_factor)
+        shear_x = random_uniform(self.generator, [batch, 1], *self.x_factor)
+        ones, zeros = tf.ones_like(shear_x), tf.zeros_like(shear_x)
+        return tf.concat([ones, shear_x * sign, zeros, shear_y * sign, ones, zeros, zeros, zeros],
+                         axis=1)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"x_factor": self.x_factor, "y_factor": self.y_factor, **self._mode_config()})
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Keras 3.15 writes RandomShear(0.3) as x_factor (-0.3, 0.3) and then cannot read it
+        back (a negative factor is refused); minitf reads such a symmetric pair as 0.3."""
+        config = dict(config)
+        for key in ("x_factor", "y_factor"):
+            value = config.get(key)
+            if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == -value[1]:
+                config[key] = abs(value[1])
+        return cls(**config)
