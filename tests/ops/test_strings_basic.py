@@ -1,0 +1,152 @@
+"""tf.strings split / bytes_split / element-wise ops and tf.compat text helpers:
+hand-derived cases, then one batch of the same calls under real TF 2.21."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import minitf as tf
+from real_tf import run_tf_json
+
+
+def test_split_batch_is_ragged_and_scalar_is_dense():
+    out = tf.strings.split(["a b  c", " ", ""])
+    assert isinstance(out, tf.RaggedTensor) and out.dtype == tf.string
+    assert out.to_list() == [[b"a", b"b", b"c"], [], []]
+    assert tf.strings.split(["a,,b", "", ","], sep=",").to_list() == [
+        [b"a", b"", b"b"], [b""], [b"", b""]]
+    dense = tf.strings.split("x y")
+    assert isinstance(dense, tf.Tensor) and dense.numpy().tolist() == [b"x", b"y"]
+
+
+def test_split_maxsplit_empty_sep_and_nested_inputs():
+    assert tf.strings.split([" a b c "], maxsplit=1).to_list() == [[b"a", b"b c "]]
+    assert tf.strings.split(["a,b,c"], sep=",", maxsplit=0).to_list() == [[b"a,b,c"]]
+    assert tf.strings.split(["a b"], sep="").to_list() == [[b"a", b"b"]]
+    # only ASCII whitespace separates (not U+3000 or U+00A0)
+    assert tf.strings.split(["a\u3000b\tc"]).to_list() == [["a\u3000b".encode(), b"c"]]
+    nested = tf.strings.split([["a b"], ["c d e"]])
+    assert nested.shape.as_list() == [2, 1, None]
+    assert nested.to_list() == [[[b"a", b"b"]], [[b"c", b"d", b"e"]]]
+    ragged = tf.strings.split(tf.ragged.constant([["a b"], ["c"]]))
+    assert ragged.to_list() == [[[b"a", b"b"]], [[b"c"]]]
+
+
+def test_bytes_split():
+    assert tf.strings.bytes_split(["ab", ""]).to_list() == [[b"a", b"b"], []]
+    assert tf.strings.bytes_split("é").numpy().tolist() == [b"\xc3", b"\xa9"]
+
+
+def test_split_of_one_string_inside_tf_function():
+    @tf.function
+    def count_letters(line):
+        return tf.strings.length(tf.strings.split(line, sep=","))
+
+    assert count_letters(tf.constant("ab,c,")).numpy().tolist() == [2, 1, 0]
+
+
+def test_length_units_and_case_encodings():
+    assert tf.strings.length(["héllo", b"\xff"], unit="UTF8_CHAR").numpy().tolist() == [5, 1]
+    assert tf.strings.length(["héllo"]).numpy().tolist() == [6]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="allowed values"):
+        tf.strings.length("a", unit="CHAR")
+    assert tf.strings.lower("ÀB").numpy() == "Àb".encode()
+    assert tf.strings.lower("ÀB", encoding="utf-8").numpy() == "àb".encode()
+    assert tf.strings.upper("straße", encoding="utf-8").numpy() == b"STRASSE"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="only utf-8"):
+        tf.strings.upper("a", encoding="latin1")
+    assert tf.strings.strip([" \t a\n\x0b"]).numpy().tolist() == [b"a"]
+
+
+def test_to_number_follows_strtod():
+    out = tf.strings.to_number(["inf", "-Inf", "1e3", " 7 "]).numpy()
+    np.testing.assert_array_equal(out, [np.inf, -np.inf, 1000.0, 7.0])
+    assert tf.strings.to_number("+5", tf.int32).numpy() == 5
+    for text, dtype in [("1_0", tf.float32), ("0x10", tf.int32), ("3000000000", tf.int32),
+                        ("1.5", tf.int64), ("", tf.float32)]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="could not correctly convert"):
+            tf.strings.to_number(text, dtype)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out_type"):
+        tf.strings.to_number("1", tf.string)
+
+
+def test_as_string_formats():
+    f = tf.strings.as_string
+    assert f([1.5, 2.25], precision=1).numpy().tolist() == [b"1.5", b"2.2"]
+    assert f(1.5, scientific=True).numpy() == b"1.500000e+00"
+    assert f([1.5, 1e10], shortest=True).numpy().tolist() == [b"1.5", b"1e+10"]
+    assert f(-3, width=4, fill="0").numpy() == b"-003"
+    assert f("a", width=3).numpy() == b"  a"
+    assert f(1 + 2j).numpy() == b"(1.000000,2.000000)"
+    assert f([True, False]).numpy().tolist() == [b"true", b"false"]
+    for kwargs, message in [({"precision": 2}, "precision not supported"),
+                            ({"fill": "x"}, "Fill argument"), ({"fill": "00"}, "one or fewer"),
+                            ({"scientific": True}, "not supported for datatype int32")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            f(3, **kwargs)
+
+
+def test_join_broadcasts():
+    assert tf.strings.join([["a", "b"], "x"], separator="-").numpy().tolist() == [b"a-x", b"b-x"]
+
+
+def test_compat_text_helpers():
+    assert tf.compat.as_bytes("hé") == "hé".encode() and tf.compat.as_bytes(bytearray(b"a")) == b"a"
+    assert tf.compat.as_str(b"h\xc3\xa9") == "hé" and tf.compat.as_text("x") == "x"
+    assert tf.compat.as_str_any(5) == "5" and tf.compat.as_str_any(b"x") == "x"
+    assert tf.compat.path_to_str(pathlib.Path("a") / "b") == "a/b"
+    assert tf.compat.path_to_str(5) == 5
+    for fn in (tf.compat.as_bytes, tf.compat.as_str):
+        with pytest.raises(TypeError, match="Expected binary or unicode string, got 1"):
+            fn(1)
+
+
+CASES = {
+    "split": 'tf.strings.split(["a b  c", " ", ""])',
+    "split_sep": 'tf.strings.split(["a,,b", "", ","], sep=",")',
+    "split_max": 'tf.strings.split([" a b c "], maxsplit=1)',
+    "split_2d": 'tf.strings.split([["a b"], ["c d e"]])',
+    "split_scalar": 'tf.strings.split("x  y")',
+    "bytes_split": 'tf.strings.bytes_split(["ab", "", "é"])',
+    "length": 'tf.strings.length(["héllo", b"\\xff"], unit="UTF8_CHAR")',
+    "lower": 'tf.strings.lower(["ÀB", b"\\xffA"], encoding="utf-8")',
+    "upper": 'tf.strings.upper(["straße"], encoding="utf-8")',
+    "to_number": 'tf.strings.to_number(["inf", "1e3", " 7 ", "-2.5"])',
+    "as_string": 'tf.strings.as_string([1.5, 1e10, 1e-5], shortest=True)',
+    "as_string_w": 'tf.strings.as_string([-3, 12], width=4, fill="0")',
+    "as_string_p": 'tf.strings.as_string([1.25, 2.0], precision=1, scientific=True)',
+    "join": 'tf.strings.join([["a", "b"], "x"], separator="-")',
+}
+
+
+def _plain(value):
+    if isinstance(value, (tf.RaggedTensor,)) or hasattr(value, "to_list"):
+        value = value.to_list()
+    elif hasattr(value, "numpy"):
+        value = value.numpy()
+        value = value.tolist() if isinstance(value, np.ndarray) else value
+    return repr(value)
+
+
+@pytest.fixture(scope="module")
+def real():
+    lines = "\n".join(f"out[{k!r}] = plain({v})" for k, v in CASES.items())
+    code = f"""
+import json, numpy as np, tensorflow as tf
+def plain(value):
+    if hasattr(value, "to_list"):
+        value = value.to_list()
+    else:
+        value = value.numpy()
+        value = value.tolist() if isinstance(value, np.ndarray) else value
+    return repr(value)
+out = {{}}
+{lines}
+print(json.dumps(out))
+"""
+    return run_tf_json(code)
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_same_as_real_tf(real, key):
+    assert _plain(eval(CASES[key])) == real[key], CASES[key]
