@@ -88,6 +88,65 @@ def test_reciprocal_no_nan_and_scalar_mul():
         tf.math.scalar_mul(2.5, tf.constant([2, 0]))
 
 
+def test_lgamma_is_log_factorial_and_infinite_at_poles():
+    out = tf.math.lgamma(tf.constant([1.0, 2.0, 5.0, 11.0, 0.5, 0.0, -3.0], tf.float64)).numpy()
+    expected = np.log([1.0, 1.0, 24.0, 3628800.0, np.sqrt(np.pi)])
+    np.testing.assert_allclose(out[:5], expected, rtol=1e-13, atol=1e-15)
+    np.testing.assert_array_equal(out[5:], [np.inf, np.inf])
+    # Gamma(-0.5) = -2 sqrt(pi): lgamma takes the log of its absolute value
+    np.testing.assert_allclose(tf.math.lgamma(tf.constant(-0.5, tf.float64)).numpy(),
+                               np.log(2 * np.sqrt(np.pi)), rtol=1e-13)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
+        tf.math.lgamma(tf.constant([1, 2]))
+
+
+def test_digamma_known_values_recurrence_and_poles():
+    euler = 0.5772156649015329
+    x = tf.constant([1.0, 0.5, 2.0, 1e-3, 25.0, -2.5], tf.float64)
+    out = tf.math.digamma(x).numpy()
+    np.testing.assert_allclose(out[:3], [-euler, -euler - 2 * np.log(2), 1 - euler],
+                               rtol=1e-14)
+    # psi(x + 1) = psi(x) + 1/x holds across the small/large switch and for negative x
+    shifted = tf.math.digamma(x + 1).numpy()
+    np.testing.assert_allclose(shifted[3:], out[3:] + 1 / x.numpy()[3:], rtol=1e-12)
+    assert np.isnan(tf.math.digamma(tf.constant([0.0, -4.0])).numpy()).all()
+
+
+def test_zeta_and_polygamma_known_values():
+    z = tf.math.zeta(tf.constant([2.0, 4.0, 2.0, 1.0, 0.5], tf.float64),
+                     tf.constant([1.0, 1.0, 2.0, 1.0, 1.0], tf.float64)).numpy()
+    np.testing.assert_allclose(z[:3], [np.pi ** 2 / 6, np.pi ** 4 / 90, np.pi ** 2 / 6 - 1],
+                               rtol=1e-14)
+    assert z[3] == np.inf and np.isnan(z[4])
+    p = tf.math.polygamma(tf.constant([0.0, 1.0, 2.0, 1.5], tf.float64),
+                          tf.constant([1.0, 0.5, 1.0, 1.0], tf.float64)).numpy()
+    np.testing.assert_allclose(p[:3], [-0.5772156649015329, np.pi ** 2 / 2,
+                                       -2 * 1.2020569031595942], rtol=1e-13)
+    assert np.isnan(p[3])  # the order must be a whole number
+
+
+def test_gamma_family_gradients():
+    check_grads(tf.math.lgamma, np.array([0.3, 1.7, 6.0, -0.5]))
+    check_grads(tf.math.digamma, np.array([0.3, 1.7, 12.0, -1.5]), rtol=1e-4)
+    check_grads(lambda x: tf.math.polygamma(tf.constant(2.0, tf.float64), x),
+                np.array([0.7, 3.0]), rtol=1e-4)
+    check_grads(lambda q: tf.math.zeta(tf.constant([[2.5], [3.0]], tf.float64), q),
+                np.array([0.5, 4.0]), rtol=1e-4)
+    check_grads(tf.math.lbeta, np.array([[0.5, 2.0, 3.0], [1.5, 1.0, 0.2]]))
+
+
+def test_lbeta_over_the_last_axis():
+    out = tf.math.lbeta(tf.constant([[1.0, 2.0], [3.0, 4.0], [0.5, 0.5]], tf.float64))
+    np.testing.assert_allclose(out.numpy(), np.log([0.5, 1 / 60, np.pi]), rtol=1e-13)
+    assert tf.math.lbeta(tf.zeros([2, 0])).numpy().tolist() == [-np.inf, -np.inf]
+
+
+def test_gamma_ops_in_a_tf_function():
+    f = tf.function(lambda x: tf.math.digamma(tf.math.lgamma(x) + 3.0))
+    x = tf.constant([2.0, 5.0])
+    np.testing.assert_allclose(f(x).numpy(), tf.math.digamma(tf.math.lgamma(x) + 3.0).numpy())
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -107,6 +166,20 @@ CASES = [
     "tf.math.scalar_mul(2, tf.constant([2.0, 0.0]))",
     "tf.math.scalar_mul(tf.constant([2.0, 3.0]), tf.constant([2.0, 0.0]))",
     "tf.math.scalar_mul(2.5, tf.constant([2, 0]))",
+    "tf.math.lgamma(tf.constant([0.0, -1.0, -0.5, 0.5, 1e-3, 30.0, -2.5, 1e6]))",
+    "tf.math.lgamma(tf.constant([0.25, 7.5, -3.5], tf.float64))",
+    "tf.math.lgamma(tf.constant([1, 2]))",
+    "tf.math.digamma(tf.constant([0.0, -1.0, -0.5, 0.5, 1e-3, 30.0, -2.5]))",
+    "tf.math.digamma(tf.constant([0.25, 7.5, -3.5, 1e5], tf.float64))",
+    "tf.math.polygamma(tf.constant([1.0, 2.0, 0.0, 1.5, 3.0, -1.0]), "
+    "tf.constant([1.0, 1.0, 1.0, 1.0, -2.5, 1.0]))",
+    "tf.math.polygamma(tf.constant([1.0], tf.float16), tf.constant([1.0], tf.float16))",
+    "tf.math.zeta(tf.constant([2.0, 4.0, 1.0, 0.5, 2.0, 2.5, 3.0, 2.0], tf.float64), "
+    "tf.constant([1.0, 1.0, 1.0, 1.0, -2.0, -1.5, -1.5, 1e-3], tf.float64))",
+    "tf.math.zeta(tf.constant([[2.0], [3.0]]), tf.constant([0.5, 10.0, 100.0]))",
+    "tf.math.lbeta(tf.constant([[1.0, 2.0], [3.0, 4.0]]))",
+    "tf.math.lbeta(tf.constant([[]]))",
+    "tf.math.lbeta(tf.constant(3.0))",
 ]
 
 _EVAL = """
