@@ -233,3 +233,18 @@ def test_shear_slants_rows_and_autocontrast_stretches_always():
         out = auto(x, training=training).numpy()
         np.testing.assert_allclose(out[..., 0].ravel(), [0.0, 1.0], atol=1e-6)
         np.testing.assert_allclose(out[..., 1].ravel(), [0.5, 0.5])
+
+
+def test_posterization_levels_and_degeneration_range():
+    ramp = tf.reshape(tf.range(256.0), [1, 16, 16, 1])
+    for bits in (1, 3, 6):
+        out = L.RandomPosterization((bits, bits))(ramp).numpy()
+        assert len(np.unique(out)) == 2 ** bits and out.min() == 0
+    drawn = {len(np.unique(L.RandomPosterization(4, seed=s)(ramp).numpy())) for s in range(12)}
+    assert drawn == {2, 4, 8}                                          # bits 1..3
+    red = tf.constant([[[[200.0, 0.0, 0.0]]]])
+    grey = 0.2989 * 200
+    outs = np.concatenate([L.RandomColorDegeneration(0.5, seed=s)(red).numpy() for s in range(30)])
+    amounts = (outs[:, 0, 0, 1] - 0.0) / grey                          # green moved a * grey
+    assert np.all(outs >= 0) and np.all(outs <= 255)
+    assert np.all(amounts[amounts > 0] <= 0.5 + 1e-5) and np.any(outs[:, 0, 0, 1] == 0)

@@ -104,12 +104,18 @@ CASES = textwrap.dedent('''
               for sx, sy in [(0.5, 0.25), (-0.5, -0.25)]]
     results["bounds shear"] = [bool(np.minimum(*errors).max() < 1e-3),
                                bool(0 < np.mean(errors[0] < 1e-3) < 1)]
+    results["fixed posterization"] = plain(L.RandomPosterization((3, 3))(colour))
+    results["fixed posterization range"] = plain(L.RandomPosterization((5, 5), value_range=(0, 1))(
+        colour / 255.0))
+    results["fixed degeneration"] = plain(L.RandomColorDegeneration((0.5, 0.5))(colour))
+    results["fixed degeneration out"] = plain(L.RandomColorDegeneration((-0.8, -0.8),
+                                                                       value_range=(20, 200))(colour))
     results["resize uint8"] = plain(L.Resizing(3, 5)(np.array([[[[0], [255], [10]]]], "uint8")))
 
     every = [L.RandomFlip(seed=1), L.RandomRotation(0.2), L.RandomZoom(0.2), L.RandomTranslation(0.1, 0.1),
              L.RandomContrast(0.5), L.RandomBrightness(0.2), L.RandomCrop(2, 3, seed=4), L.Resizing(3, 2),
              L.CenterCrop(2, 2), L.RandomInvert(), L.RandomGrayscale(), L.Solarization(0.5, 0.5),
-             L.RandomShear(0.3, 0.2), L.AutoContrast()]
+             L.RandomShear(0.3, 0.2), L.AutoContrast(), L.RandomPosterization(5)]
     for layer in every:
         name = type(layer).__name__
         for dtype in ["float32", "float64", "uint8"]:
@@ -160,6 +166,8 @@ CASES = textwrap.dedent('''
         "shear factor": lambda: L.RandomShear(x_factor=-0.2),
         "shear fill": lambda: L.RandomShear(fill_mode="mirror"),
         "autocontrast range": lambda: L.AutoContrast(value_range=(1, 2, 3)),
+        "posterization factor": lambda: L.RandomPosterization(9),
+        "degeneration range": lambda: L.RandomColorDegeneration(0.5, value_range=[1]),
         "affine fill": lambda: affine(images, T(transforms[0]), fill_mode="mirror"),
         "affine interpolation": lambda: affine(images, T(transforms[0]), interpolation="cubic"),
         "affine rank": lambda: affine(images[0, 0], T(transforms[0])),
@@ -248,6 +256,7 @@ def test_dtypes_shapes_configs_bounds_and_errors_match_real_tf(both):
     _, tf_results, ours, _ = both
     keys = [k for k in tf_results if k.split(" ")[0] in ("dtype", "config", "bounds")]
     assert "bounds shear" in keys and "config autocontrast" in keys
+    assert "dtype RandomPosterization uint8" in keys
     assert len(keys) > 40
     for key in keys:
         assert ours[key] == tf_results[key], key

@@ -1,4 +1,5 @@
-"""More colour layers: RandomInvert, RandomGrayscale, Solarization and AutoContrast.
+"""More colour layers: RandomInvert, RandomGrayscale, Solarization, AutoContrast,
+RandomPosterization and RandomColorDegeneration.
 
 * `RandomInvert(factor)` replaces an image by `high - image` (a photo
   negative) with a probability drawn from the factor range: a number p
@@ -21,7 +22,8 @@ array([[255., 155.,   0.]], dtype=float32)
 
 The random three are identity at inference. The random numbers are minitf's, not
 real Keras's. In Keras: `keras/src/layers/preprocessing/image_preprocessing/
-{random_invert,random_grayscale,solarization,auto_contrast}.py`.
+{random_invert,random_grayscale,solarization,auto_contrast,
+random_posterization,random_color_degeneration}.py`.
 """
 import numbers
 
@@ -47,6 +49,21 @@ def _rescale(images, source, target):
     images = tf.cast(images, tf.float32)
     images = (images - source[0]) / (source[1] - source[0])
     return images * (target[1] - target[0]) + target[0]
+
+
+def rgb_to_grayscale(images, data_format):
+    """Keras's `ops.image.rgb_to_grayscale` of a batch: one channel (kept as is if only one)."""
+    axis = 1 if data_format == "channels_first" else 3
+    if images.shape[axis] not in (1, 3):
+        raise ValueError("Invalid channel size: expected 3 (RGB) or 1 (Grayscale). Received "
+                         f"input with shape: images.shape={images.shape}")
+    if images.shape[axis] == 1:
+        return images
+    weights = tf.constant([0.2989, 0.5870, 0.1140], dtype=tf.float32)
+    shape = [1, 3, 1, 1] if axis == 1 else [1, 1, 1, 3]
+    grey = tf.reduce_sum(tf.cast(images, tf.float32) * tf.reshape(weights, shape), axis=axis,
+                         keepdims=True)
+    return tf.cast(grey, images.dtype)
 
 
 @tf_export("keras.layers.RandomInvert")
@@ -108,25 +125,12 @@ class RandomGrayscale(BaseImagePreprocessingLayer):
         draws = random_uniform(self.generator, [batch_size(images)])
         return tf.reshape(draws < self.factor, [-1, 1, 1, 1])
 
-    def _grey(self, images):
-        axis = 1 if self.data_format == "channels_first" else 3
-        if images.shape[axis] not in (1, 3):
-            raise ValueError("Invalid channel size: expected 3 (RGB) or 1 (Grayscale). Received "
-                             f"input with shape: images.shape={images.shape}")
-        if images.shape[axis] == 1:
-            return images
-        weights = tf.constant([0.2989, 0.5870, 0.1140], dtype=tf.float32)
-        shape = [1, 3, 1, 1] if axis == 1 else [1, 1, 1, 3]
-        grey = tf.reduce_sum(tf.cast(images, tf.float32) * tf.reshape(weights, shape), axis=axis,
-                             keepdims=True)
-        return tf.cast(grey, images.dtype)
-
     def transform_images(self, images, transformation, training=True):
         if not training:
             return images
         if images.dtype.is_floating:
             images = tf.cast(images, self.compute_dtype)
-        return tf.where(transformation, self._grey(images), images)
+        return tf.where(transformation, rgb_to_grayscale(images, self.data_format), images)
 
     def get_config(self):
         config = super().get_config()
@@ -231,4 +235,81 @@ class AutoContrast(BaseImagePreprocessingLayer):
     def get_config(self):
         config = super().get_config()
         config["value_range"] = self.value_range
+        return config
+
+
+@tf_export("keras.layers.RandomPosterization")
+class RandomPosterization(BaseImagePreprocessingLayer):
+    """Keep only the top `bits` bits of each 0..255 value while training (fewer colour levels).
+
+    factor: bits kept, a number f (drawn from 1 .. f-1) or a pair (lo, hi)
+    (drawn from lo .. hi-1; lo == hi keeps exactly lo bits). Bounds 1..8.
+
+    >>> layer = tf.keras.layers.RandomPosterization((2, 2))          # 4 levels
+    >>> layer(tf.constant([[[10.0], [100.0], [200.0]]]))[..., 0].numpy()
+    array([[  0.,  64., 192.]], dtype=float32)
+    """
+
+    _USE_BASE_FACTOR = False
+    _FACTOR_BOUNDS = (1, 8)
+
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self._set_factor(factor)
+        self.value_range = _check_value_range(value_range)
+        self.seed = seed
+        self.generator = make_generator(seed)
+
+    def get_random_transformation(self, images, training=True):
+        low, high = self.factor
+        draws = random_uniform(self.generator, [batch_size(images), 1, 1, 1])
+        bits = low + tf.floor(draws * (high - low)) if low != high else draws * 0 + low
+        return tf.cast(8 - bits, tf.uint8)
+
+    def transform_images(self, images, transformation, training=True):
+        if not training:
+            return images
+        levels = tf.cast(_rescale(images, self.value_range, (0, 255)), tf.uint8)
+        scale = tf.pow(2.0, tf.cast(transformation, tf.float32))   # (x >> s) << s
+        kept = tf.floor(tf.cast(levels, tf.float32) / scale) * scale
+        return tf.cast(_rescale(kept, (0, 255), self.value_range), self.compute_dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"factor": self.factor, "value_range": self.value_range, "seed": self.seed})
+        return config
+
+
+@tf_export("keras.layers.RandomColorDegeneration")
+class RandomColorDegeneration(BaseImagePreprocessingLayer):
+    """Move each image towards (or away from) its grey version by a random amount while training.
+
+    factor f draws a in [-f, f] and returns x + a * (grey(x) - x), clipped to
+    `value_range`: a = 1 is fully grey, negative a saturates the colours.
+
+    >>> layer = tf.keras.layers.RandomColorDegeneration((1.0, 1.0))
+    >>> layer(tf.constant([[[255.0, 0.0, 0.0]]])).numpy()
+    array([[[76.21951 , 76.219505, 76.219505]]], dtype=float32)
+    """
+
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(factor=factor, data_format=data_format, **kwargs)
+        self.value_range = _check_value_range(value_range)
+        self.seed = seed
+        self.generator = make_generator(seed)
+
+    def get_random_transformation(self, images, training=True):
+        return random_uniform(self.generator, [batch_size(images), 1, 1, 1], *self.factor)
+
+    def transform_images(self, images, transformation, training=True):
+        if not training:
+            return images
+        images = tf.cast(images, self.compute_dtype)
+        grey = rgb_to_grayscale(images, self.data_format)
+        out = images + tf.cast(transformation, images.dtype) * (grey - images)
+        return tf.clip_by_value(out, self.value_range[0], self.value_range[1])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"factor": self.factor, "value_range": self.value_range, "seed": self.seed})
         return config
