@@ -175,3 +175,33 @@ def _frames(x, length, stride):
     count = 1 + (x.shape[-1] - length) // stride
     index = (np.arange(count) * stride)[:, None] + np.arange(length)[None, :]
     return tf.gather(x, tf.constant(index, "int32"), axis=x.shape.rank - 1)
+
+
+@keras_ops_export()
+def view_as_real(x):
+    """A complex tensor as real pairs: shape (..., 2), [..., 0] real, [..., 1] imaginary.
+
+    >>> ops.view_as_real(tf.complex(tf.constant([1.0]), tf.constant([2.0])))
+    <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[1., 2.]], dtype=float32)>
+    """
+    x = convert(x)
+    if not x.dtype.is_complex:
+        raise ValueError(f"Input tensor is not complex. Received: x.dtype={x.dtype}")
+    return tf.stack([tf.math.real(x), tf.math.imag(x)], axis=-1)
+
+
+@keras_ops_export()
+def view_as_complex(x):
+    """Real pairs (last axis of size 2) as one complex tensor."""
+    x = convert(x)
+    if x.shape[-1] != 2:
+        raise ValueError(f"Last dimension of input must be size 2 (real and imaginary). "
+                         f"Received shape: {x.shape}")
+    return tf.complex(x[..., 0], x[..., 1])
+
+
+@keras_ops_export("nn")
+def polar(abs_, angle):
+    """The complex number with modulus `abs_` and argument `angle`: abs (cos a + i sin a)."""
+    abs_, angle = convert(abs_), convert(angle)
+    return tf.complex(abs_ * tf.cos(angle), abs_ * tf.sin(angle))

@@ -233,7 +233,10 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "conjugate(f)", "dsplit(img[0], 3)", "empty((2, 3))", "empty_like(i)", "nextafter(f, g)",
         "nextafter(v, 10.0)", "stft(f, 2, 1, 4)", "stft(seq[:, :, 0], 3, 2, 4, window='hamming')",
         "stft(img[0, 0].T, 3, 1, 3, window=None, center=False)",
-        "stft(d, 4, 2, 4, window=np.array([1.0, 2.0, 2.0, 1.0]))"]
+        "stft(d, 4, 2, 4, window=np.array([1.0, 2.0, 2.0, 1.0]))",
+        "view_as_real(view_as_complex(img[..., :2]))", "view_as_real(polar(p, f))",
+        "real(view_as_complex(img[..., 1:]))", "imag(polar(p, f))", "angle(polar(p, f * 0.5))",
+        "abs(view_as_complex(img[..., :2]))", "view_as_real(multiply(polar(p, g), polar(p, f)))"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]

@@ -97,10 +97,10 @@ CALLED = (
     "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian",
     "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "ndim",
     "negative", "nextafter", "nonzero", "norm", "normalize", "not_equal", "one_hot", "ones",
-    "ones_like", "outer", "pad", "percentile", "pinv", "power", "prod", "psnr", "ptp", "qr",
-    "quantile", "rad2deg", "ravel", "real", "rearrange", "reciprocal", "relu", "relu6", "repeat",
-    "reshape", "rfft", "right_shift", "rms_normalization", "roll", "rot90", "round", "rsqrt",
-    "saturate_cast", "scan", "scatter", "scatter_update", "searchsorted", "segment_max",
+    "ones_like", "outer", "pad", "percentile", "pinv", "polar", "power", "prod", "psnr", "ptp",
+    "qr", "quantile", "rad2deg", "ravel", "real", "rearrange", "reciprocal", "relu", "relu6",
+    "repeat", "reshape", "rfft", "right_shift", "rms_normalization", "roll", "rot90", "round",
+    "rsqrt", "saturate_cast", "scan", "scatter", "scatter_update", "searchsorted", "segment_max",
     "segment_min", "segment_prod", "segment_sum", "select", "selu", "separable_conv", "shape",
     "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "size", "slice", "slice_update",
     "slogdet", "soft_shrink", "softmax", "softplus", "softsign", "solve", "solve_triangular",
@@ -109,8 +109,8 @@ CALLED = (
     "subtract", "sum", "svd", "swapaxes", "swish", "switch", "take", "take_along_axis", "tan",
     "tanh", "tanh_shrink", "tensordot", "threshold", "tile", "top_k", "trace", "transpose",
     "trapezoid", "tri", "tril", "triu", "true_divide", "trunc", "unfold", "unique",
-    "unravel_index", "unstack", "vander", "var", "vdot", "vectorized_map", "vsplit", "vstack",
-    "where", "while_loop", "zeros", "zeros_like",
+    "unravel_index", "unstack", "vander", "var", "vdot", "vectorized_map", "view_as_complex",
+    "view_as_real", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
 )
 
 
