@@ -56,14 +56,14 @@ def complex(real, imag, name=None):  # noqa: A001 - TF's name
     return apply(Complex, [real, imag])
 
 
-@tf_export("math.real", "real")
+@tf_export("math.real")
 def real(input, name=None):  # noqa: A002 - TF's argument name
     """The real part of a complex tensor (a real tensor unchanged)."""
     x = convert_to_tensor(input)
     return apply(Real, [x]) if x.dtype.is_complex else x
 
 
-@tf_export("math.imag", "imag")
+@tf_export("math.imag")
 def imag(input, name=None):  # noqa: A002 - TF's argument name
     """The imaginary part of a complex tensor (zeros for a real tensor)."""
     x = convert_to_tensor(input)
