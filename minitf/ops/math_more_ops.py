@@ -99,7 +99,7 @@ def atan2(y, x, name=None):
 Rint = Op("Rint", np.rint, dtypes=dtypes.FLOATING, shape=same_shape)  # no gradient, as in TF
 
 
-@tf_export("math.rint", "rint")
+@tf_export("math.rint")
 def rint(x, name=None):
     """The nearest integer, halves to the even one (0.5 -> 0, 1.5 -> 2, 2.5 -> 2), as a float.
 

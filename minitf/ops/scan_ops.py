@@ -121,3 +121,40 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 1., 2.], dtype=float32)>
     """
     return _apply_scan(Cumprod, x, axis, exclusive, reverse)
+
+
+# --- cumulative_logsumexp -----------------------------------------------------------
+CumulativeLogsumexp = Op("CumulativeLogsumexp", _scan(np.logaddexp, -np.inf),
+                         dtypes=dtypes.FLOATING, shape=same_shape)
+
+
+@CumulativeLogsumexp.def_grad
+def _cumulative_logsumexp_grad(op, dy):
+    """TF's formula: dL/dx_i = sum_{j >= i} dy_j exp(x_i - y_j), split by the sign of dy.
+
+    Each half is itself a cumulative_logsumexp, run backwards, of log|dy_j| - y_j; the
+    lowest float stands in for log 0 where dy has the other sign.
+    """
+    from .math_ops import greater, less, log, where
+    from .unary_ops import exp
+
+    x, y, a = op.inputs[0], op.outputs[0], op.attrs
+    lowest = convert_to_tensor(x.dtype.min, dtype=x.dtype)
+
+    def half(mask, magnitude):
+        log_dy = where(mask, log(where(mask, magnitude, ones_like(magnitude))), lowest)
+        summed = cumulative_logsumexp(log_dy - y, a["axis"], exclusive=a["exclusive"],
+                                      reverse=not a["reverse"])
+        return exp(summed + x)
+
+    return half(greater(dy, 0), dy) - half(less(dy, 0), -dy)
+
+
+@tf_export("math.cumulative_logsumexp")
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running log(sum(exp(x))) along `axis`, without overflow (-inf for an empty sum).
+
+    >>> tf.math.cumulative_logsumexp(tf.constant([0.0, 1.0, 2.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.       , 1.3132617, 2.4076061], dtype=float32)>
+    """
+    return _apply_scan(CumulativeLogsumexp, x, axis, exclusive, reverse)

@@ -147,6 +147,75 @@ def test_gamma_ops_in_a_tf_function():
     np.testing.assert_allclose(f(x).numpy(), tf.math.digamma(tf.math.lgamma(x) + 3.0).numpy())
 
 
+def test_bincount_counts_weights_and_lengths():
+    assert tf.math.bincount([1, 1, 3]).numpy().tolist() == [0, 2, 0, 1]
+    w = tf.math.bincount([2, 0, 2], weights=tf.constant([0.5, 1.0, 2.0], tf.float64))
+    assert w.dtype == tf.float64 and w.numpy().tolist() == [1.0, 0.0, 2.5]
+    assert tf.math.bincount([1, 1, 3], minlength=6).numpy().tolist() == [0, 2, 0, 1, 0, 0]
+    assert tf.math.bincount([1, 1, 3], maxlength=2).numpy().tolist() == [0, 2]
+    assert tf.math.bincount([1, 1, 3], binary_output=True).numpy().tolist() == [0, 1, 0, 1]
+    assert tf.math.bincount([1, 3], dtype=tf.int64).dtype == tf.int64
+    assert tf.math.bincount(tf.constant([], tf.int32)).shape == (0,)
+    rows = tf.math.bincount([[1, 1], [0, 3]], weights=[[1.0, 2.0], [3.0, 4.0]], axis=-1)
+    np.testing.assert_array_equal(rows.numpy(), [[0, 3, 0, 0], [3, 0, 0, 4]])
+    assert tf.math.bincount([[1, 1], [0, 3]]).numpy().tolist() == [1, 2, 0, 1]  # axis=0
+
+
+def test_bincount_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
+        tf.math.bincount([1, -1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same shape"):
+        tf.math.bincount([1, 1, 3], weights=[1.0, 2.0])
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        tf.math.bincount([1], weights=[1.0], binary_output=True)
+    with pytest.raises(ValueError, match="axis=1"):
+        tf.math.bincount([[1]], axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank 3"):
+        tf.math.bincount(tf.zeros([2, 2, 2], tf.int32), axis=-1)
+
+
+def test_bincount_in_a_tf_function_has_a_data_dependent_length():
+    f = tf.function(lambda a: tf.math.bincount(a, minlength=3))
+    assert f(tf.constant([0, 0, 5])).numpy().tolist() == [2, 0, 0, 0, 0, 1]
+    assert f(tf.constant([1])).numpy().tolist() == [0, 1, 0]
+
+
+def test_invert_permutation_and_its_errors():
+    perm = np.array([3, 4, 0, 2, 1])
+    inverse = tf.math.invert_permutation(perm).numpy()
+    np.testing.assert_array_equal(perm[inverse], np.arange(5))
+    assert tf.math.invert_permutation(tf.constant([1, 0], tf.int64)).dtype == tf.int64
+    for bad, text in [([0, 0], "duplicated"), ([1, 2], "not between"), ([[0]], "1D")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+            tf.math.invert_permutation(bad)
+
+
+def test_zero_fraction_and_polyval():
+    assert tf.math.zero_fraction(tf.constant([[0, 1], [0, 0]])).numpy() == 0.75
+    assert tf.nn.zero_fraction(tf.constant([True, False])).dtype == tf.float32
+    assert np.isnan(tf.math.zero_fraction(tf.constant([])).numpy())
+    assert tf.math.polyval([1.0, 2.0, 3.0], 2.0).numpy() == 11.0
+    assert tf.math.polyval([], tf.constant([2, 3])).numpy().tolist() == [0, 0]
+    with pytest.raises(ValueError, match="list"):
+        tf.math.polyval(tf.constant([1.0, 2.0]), 1.0)
+    coeffs = [tf.constant(c, tf.float64) for c in (1.5, -2.0, 0.5)]  # each coefficient converts
+    check_grads(lambda x: tf.math.polyval(coeffs, x), np.array([0.3, 2.0]))  # on its own
+
+
+def test_cumulative_logsumexp_values_and_gradient():
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.1, 1000.0]])
+    out = tf.math.cumulative_logsumexp(tf.constant(x), axis=1).numpy()
+    np.testing.assert_allclose(out[0], np.log(np.cumsum(np.exp(x[0]))), rtol=1e-14)
+    assert out[1, 2] == 1000.0  # no overflow
+    ex = tf.math.cumulative_logsumexp(tf.constant([0.0, 1.0]), exclusive=True).numpy()
+    assert ex.tolist() == [-np.inf, 0.0]
+    check_grads(lambda t: tf.math.cumulative_logsumexp(t, axis=1), x[:, :2])
+    check_grads(lambda t: tf.math.cumulative_logsumexp(t, exclusive=True, reverse=True)[:-1],
+                np.array([0.5, -1.0, 2.0, 1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
+        tf.math.cumulative_logsumexp(tf.constant([1, 2]))
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -180,6 +249,35 @@ CASES = [
     "tf.math.lbeta(tf.constant([[1.0, 2.0], [3.0, 4.0]]))",
     "tf.math.lbeta(tf.constant([[]]))",
     "tf.math.lbeta(tf.constant(3.0))",
+    "tf.math.bincount([1, 1, 3])",
+    "tf.math.bincount([1, 1, 3], weights=[0.5, 1.0, 2.0])",
+    "tf.math.bincount([1, -1, 3])",
+    "tf.math.bincount([1, 1, 3], minlength=6, maxlength=2)",
+    "tf.math.bincount([[1, 1], [0, 3]], axis=-1)",
+    "tf.math.bincount([[1, 1], [0, 3]], axis=0)",
+    "tf.math.bincount([1, 1, 3], binary_output=True)",
+    "tf.math.bincount([1, 1, 3], dtype=tf.float32)",
+    "tf.math.bincount(tf.constant([1, 1, 3], tf.int64))",
+    "tf.math.bincount([1.7, 2.2])",
+    "tf.math.bincount([2, 0], weights=tf.constant([3, 4], tf.int64))",
+    "tf.math.bincount(tf.constant([], tf.int32))",
+    "tf.math.bincount([1, 1, 3], weights=[1.0, 2.0])",
+    "tf.math.bincount([1, 1, 3], dtype=tf.bool)",
+    "tf.math.invert_permutation([3, 4, 0, 2, 1])",
+    "tf.math.invert_permutation(tf.constant([1, 0], tf.int64))",
+    "tf.math.invert_permutation([3, 3, 0, 2, 1])",
+    "tf.math.invert_permutation(tf.constant([1.0, 0.0]))",
+    "tf.math.zero_fraction(tf.constant([1, 0, 0, 2]))",
+    "tf.math.zero_fraction(tf.constant([]))",
+    "tf.nn.zero_fraction(tf.constant([True, False, False]))",
+    "tf.math.polyval([[1.0, 2.0], [3.0, 4.0]], tf.constant([2.0, 3.0]))",
+    "tf.math.polyval([1, 2], 2)",
+    "tf.math.polyval(3.0, 2.0)",
+    "tf.math.cumulative_logsumexp(tf.constant([0.0, 1.0, 2.0]))",
+    "tf.math.cumulative_logsumexp(tf.constant([[0.0, 1.0], [2.0, 50.0]], tf.float64), axis=1, "
+    "exclusive=True)",
+    "tf.math.cumulative_logsumexp(tf.constant([0.0, 1.0, 2.0]), exclusive=True, reverse=True)",
+    "tf.math.cumulative_logsumexp(tf.constant([1, 2]))",
 ]
 
 _EVAL = """
