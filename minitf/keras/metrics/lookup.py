@@ -27,10 +27,13 @@ from ...framework.tf_export import tf_export
 from . import accuracy_metrics as A
 from . import auc as U
 from . import confusion_metrics as C
+from . import correlation_metrics as K
+from . import f_score_metrics as F
 from . import iou_metrics as I
 from . import probabilistic_metrics as P
 from . import reduction_metrics as R
 from . import regression_metrics as G
+from . import sensitivity_metrics as S
 from .metric import Metric
 
 ALL_OBJECTS = [
@@ -42,7 +45,9 @@ ALL_OBJECTS = [
     P.CategoricalCrossentropy, P.SparseCategoricalCrossentropy, A.Accuracy, A.BinaryAccuracy,
     A.CategoricalAccuracy, A.SparseCategoricalAccuracy, A.TopKCategoricalAccuracy,
     A.SparseTopKCategoricalAccuracy, I.IoU, I.BinaryIoU, I.MeanIoU, I.OneHotIoU,
-    I.OneHotMeanIoU]
+    I.OneHotMeanIoU, K.R2Score, K.PearsonCorrelation, K.ConcordanceCorrelation,
+    S.PrecisionAtRecall, S.RecallAtPrecision, S.SensitivityAtSpecificity,
+    S.SpecificityAtSensitivity, F.F1Score, F.FBetaScore]
 
 
 def _snake_case(name):
