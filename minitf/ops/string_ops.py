@@ -41,7 +41,8 @@ def _map_bytes(fn, array, otype=object):
 
 
 def _invalid(op, message, hint=""):
-    return errors.InvalidArgumentError(None, op, f"{message} [Op:{op}]" + (" " + hint if hint else ""))
+    text = f"{message} [Op:{op}]" + (" " + hint if hint else "")
+    return errors.InvalidArgumentError(None, op, text)
 
 
 def check_unit(op, unit):
@@ -61,7 +62,8 @@ def _to_number(x, out_type):
             match = value is not None and info.min <= value <= info.max
         if not match:
             raise _invalid("StringToNumber", "StringToNumberOp could not correctly convert "
-                           f"string: {s.decode('utf-8', 'replace')}", "Only text that is a number of "
+                           f"string: {s.decode('utf-8', 'replace')}",
+                           "Only text that is a number of "
                            f"{out_type.name} converts; filter or fix such values first.")
         return value if info is not None else float(text)
     return _map_bytes(convert, x).astype(out_type._np)

@@ -40,7 +40,7 @@ def rows_to_arrays(rows, otype=object):
     return values, splits
 
 
-def _ragged_shape(s, **_):
+def ragged_shape(s, **_):
     n = s.num_elements() if s.rank is not None else None
     return TensorShape([None]), TensorShape([None if n is None else n + 1])
 
@@ -48,7 +48,7 @@ def _ragged_shape(s, **_):
 def ragged_op(name, forward, dtype=dtypes.string, in_dtypes=frozenset({dtypes.string})):
     """An op whose `forward(flat_array, **attrs)` returns `(values, row_splits)`."""
     return Op(name, lambda x, **attrs: forward(x.reshape(-1), **attrs), dtypes=in_dtypes,
-              num_outputs=2, shape=_ragged_shape, dtype=lambda d, **_: (dtype, dtypes.int64))
+              num_outputs=2, shape=ragged_shape, dtype=lambda d, **_: (dtype, dtypes.int64))
 
 
 def ragged_apply(op, x, attrs, outputs=1):

@@ -91,7 +91,8 @@ def test_join_broadcasts():
 
 
 def test_compat_text_helpers():
-    assert tf.compat.as_bytes("hé") == "hé".encode() and tf.compat.as_bytes(bytearray(b"a")) == b"a"
+    assert tf.compat.as_bytes("hé") == "hé".encode()
+    assert tf.compat.as_bytes(bytearray(b"a")) == b"a"
     assert tf.compat.as_str(b"h\xc3\xa9") == "hé" and tf.compat.as_text("x") == "x"
     assert tf.compat.as_str_any(5) == "5" and tf.compat.as_str_any(b"x") == "x"
     assert tf.compat.path_to_str(pathlib.Path("a") / "b") == "a/b"
