@@ -126,3 +126,108 @@ def bytes_split(input, name=None):
     <tf.RaggedTensor [[b'a', b'b'], []]>
     """
     return ragged_apply(BytesSplit, strings_or_ragged(input), {})
+
+
+# --- ngrams -------------------------------------------------------------------------------
+def _ngrams_of(row, width, pad, left, right, separator, num=None):
+    """TF's CreateNgrams: `num` n-grams of `width` over `row` padded by `pad` on each side."""
+    num = max(0, len(row) + 2 * pad - width + 1) if num is None else num
+    out = []
+    for i in range(num):
+        left_n = max(0, pad - i)
+        right_n = max(0, pad - (num - (i + 1)))
+        start = 0 if left_n > 0 else i - pad
+        tokens = row[start:start + width - left_n - right_n]
+        out.append(separator.join([left] * left_n + list(tokens) + [right] * right_n))
+    return out
+
+
+def _string_ngrams(data, splits, separator, ngram_widths, left_pad, right_pad, pad_width,
+                   preserve_short_sequences):
+    rows = []
+    for a, b in zip(splits[:-1], splits[1:]):
+        row, grams = data[a:b], []
+        for width in ngram_widths:
+            pad = min(width - 1 if pad_width < 0 else pad_width, width - 1)
+            grams += _ngrams_of(row, width, pad, left_pad, right_pad, separator)
+        if preserve_short_sequences and not grams and len(row):
+            width = len(row) + 2 * pad_width
+            grams = _ngrams_of(row, width, pad_width, left_pad, right_pad, separator, num=1)
+        rows.append(grams)
+    values, out_splits = rows_to_arrays(rows)
+    return values, out_splits.astype(splits.dtype)
+
+
+StringNGrams = Op("StringNGrams", _string_ngrams, typed=(0,), dtypes={dtypes.string},
+                  num_outputs=2, shape=lambda d, s, **_: (TensorShape([None]), s),
+                  dtype=lambda d, s, **_: (dtypes.string, s))
+
+
+def _ngram_attrs(ngram_width, separator, pad_values, padding_width, preserve_short_sequences):
+    widths = (ngram_width,) if isinstance(ngram_width, int) else tuple(ngram_width)
+    if any(w <= 0 for w in widths):
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
+    if pad_values is None:
+        left = right = b""
+        padding_width = 0
+    elif isinstance(pad_values, (tuple, list)) and len(pad_values) == 2 \
+            and all(isinstance(v, (str, bytes)) for v in pad_values):
+        left, right = (as_bytes(v) for v in pad_values)
+    elif isinstance(pad_values, (str, bytes)):
+        left = right = as_bytes(pad_values)
+    else:
+        raise ValueError("pad_values must be a string, tuple of strings, or None.")
+    if pad_values is not None and padding_width is not None and padding_width < 1:
+        raise ValueError("padding_width must be greater than 0.")
+    return {"separator": as_bytes(separator), "ngram_widths": widths, "left_pad": left,
+            "right_pad": right, "pad_width": -1 if padding_width is None else padding_width,
+            "preserve_short_sequences": bool(preserve_short_sequences)}
+
+
+@tf_export("strings.ngrams")
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """The n-grams of each sequence along the last axis, joined with `separator`.
+
+    `ngram_width` may be a tuple (all those widths, one after another);
+    `pad_values` (one string or a (left, right) pair) pads each sequence,
+    `padding_width` times (default: width - 1); `preserve_short_sequences`
+    gives a sequence shorter than the width one n-gram of all of it.
+
+    >>> tf.strings.ngrams(["a", "b", "c"], 2).numpy()
+    array([b'a b', b'b c'], dtype=object)
+    >>> tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]]), 2)
+    <tf.RaggedTensor [[b'a b', b'b c'], []]>
+    """
+    from ..ragged.ragged_tensor import RaggedTensor
+    attrs = _ngram_attrs(ngram_width, separator, pad_values, padding_width,
+                         preserve_short_sequences)
+    if isinstance(data, RaggedTensor):
+        if data.ragged_rank > 1:
+            return data.with_values(ngrams(data.values, ngram_width, separator, pad_values,
+                                           padding_width, preserve_short_sequences))
+        values, splits = apply(StringNGrams, [strings_or_ragged(data.values), data.row_splits],
+                               attrs)
+        return RaggedTensor.from_row_splits(values, splits, validate=False)
+    x = strings_or_ragged(data)
+    if x.shape.rank == 0:
+        raise ValueError("Data must have rank>0")
+    from . import array_ops
+    leading, n = x.shape.as_list()[:-1], x.shape[-1]
+    if n is None or None in leading:
+        raise ValueError("tf.strings.ngrams of a dense tensor needs its shape while tracing; "
+                         "pass a RaggedTensor for sequences of unknown length.")
+    count = int(np.prod(leading))
+    splits = convert_to_tensor(np.arange(count + 1, dtype=np.int64) * n)
+    values, _ = apply(StringNGrams, [array_ops.reshape(x, [-1]), splits], attrs)
+    return array_ops.reshape(values, leading + [_ngram_count(n, attrs)])
+
+
+def _ngram_count(n, attrs):
+    """How many n-grams a sequence of `n` items gives (the same for every row of a dense input)."""
+    total = 0
+    for width in attrs["ngram_widths"]:
+        pad = attrs["pad_width"]
+        pad = min(width - 1 if pad < 0 else pad, width - 1)
+        total += max(0, n + 2 * pad - width + 1)
+    return 1 if attrs["preserve_short_sequences"] and total == 0 and n > 0 else total
