@@ -166,14 +166,7 @@ def arctan2(x1, x2):
     >>> ops.arctan2(tf.constant([1.0, 1.0, -1.0]), tf.constant([1.0, -1.0, -1.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 0.7853982,  2.3561945, -2.3561945], dtype=float32)>
     """
-    y, x = _strong(x1, x2, extra=(float,))
-    zero = tf.zeros_like(x)
-    safe_x = tf.where(tf.equal(x, 0), tf.ones_like(x), x)  # keeps y/0 out of the gradient
-    base = tf.math.atan(y / safe_x)
-    pi = tf.constant(math.pi, x.dtype)
-    left = tf.where(y >= 0, base + pi, base - pi)
-    on_axis = tf.where(y > 0, zero + pi / 2, tf.where(y < 0, zero - pi / 2, zero))
-    return tf.where(x > 0, base, tf.where(x < 0, left, on_axis))
+    return tf.math.atan2(*_strong(x1, x2, extra=(float,)))
 
 
 @keras_ops_export("numpy")

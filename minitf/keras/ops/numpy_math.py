@@ -19,9 +19,9 @@ Three rules decide the dtype of a result (see `dtype_rules.py`):
 >>> ops.multiply(tf.constant([1, 2], tf.int8), tf.constant([3, 4], tf.uint8)).dtype
 tf.int16
 
-Functions with no TensorFlow kernel of their own in minitf (`arcsinh`,
-`arctan2`, `log2`, `sinc`, ...) are written with the ops that exist, so their
-gradients come from those ops' gradients.
+Functions with no TensorFlow kernel of their own (`log2`, `exp2`, `sinc`,
+`cbrt`, ...) are written with the ops that exist, so their gradients come from
+those ops' gradients.
 """
 import math
 
@@ -54,10 +54,6 @@ def _define(name, body, doc, wide=False, namespace="numpy"):
     globals()[name] = keras_ops_export(namespace)(op)
 
 
-def _asinh(x):
-    return tf.math.log(x + tf.sqrt(x * x + 1))
-
-
 def _sinc(x):
     pix = math.pi * tf.where(tf.equal(x, 0), tf.ones_like(x), x)  # keeps 0/0 out of the gradient
     return tf.where(tf.equal(x, 0), tf.ones_like(x), tf.sin(pix) / pix)
@@ -70,12 +66,11 @@ def _cbrt(x):
 # name -> (body, one-line math); every one is `x` cast to float, then the body.
 FLOAT_FUNCTIONS = {
     "arccos": (tf.math.acos, "arccos(x), in radians."),
-    "arccosh": (lambda x: tf.math.log(x + tf.sqrt(x * x - 1)), "arccosh(x) = log(x + sqrt(x^2 - 1))."),
+    "arccosh": (tf.math.acosh, "arccosh(x) = log(x + sqrt(x^2 - 1))."),
     "arcsin": (tf.math.asin, "arcsin(x), in radians."),
-    "arcsinh": (_asinh, "arcsinh(x) = log(x + sqrt(x^2 + 1))."),
+    "arcsinh": (tf.math.asinh, "arcsinh(x) = log(x + sqrt(x^2 + 1))."),
     "arctan": (tf.math.atan, "arctan(x), in radians."),
-    "arctanh": (lambda x: 0.5 * (tf.math.log1p(x) - tf.math.log1p(-x)),
-                "arctanh(x) = (log(1 + x) - log(1 - x)) / 2."),
+    "arctanh": (tf.math.atanh, "arctanh(x) = (log(1 + x) - log(1 - x)) / 2."),
     "cos": (tf.cos, "cos(x)."), "cosh": (tf.cosh, "cosh(x)."),
     "sin": (tf.sin, "sin(x)."), "sinh": (tf.sinh, "sinh(x)."),
     "tan": (tf.tan, "tan(x)."), "tanh": (tf.tanh, "tanh(x)."),
