@@ -256,3 +256,46 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
              "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters)}
     return apply(UnicodeTranscode, [convert_to_tensor(input, dtype=dtypes.string)], attrs)
+
+
+# --- unicode_script -----------------------------------------------------------------------
+_script_runs = []  # [(run starts, codes)], filled on first use
+
+
+def _script_table():
+    if not _script_runs:
+        import base64
+        import zlib
+
+        from .unicode_script_table import PACKED, RUNS
+        raw = zlib.decompress(base64.b64decode("".join(PACKED.split())))
+        starts = np.frombuffer(raw[:4 * RUNS], dtype="<u4").astype(np.int64)
+        _script_runs.append((starts, np.frombuffer(raw[4 * RUNS:], dtype=np.uint8)))
+    return _script_runs[0]
+
+
+def _unicode_script(x):
+    starts, codes = _script_table()
+    valid = (x >= 0) & (x <= 0x10FFFF)
+    runs = np.searchsorted(starts, np.where(valid, x, 0), side="right") - 1
+    return np.where(valid, codes[runs].astype(np.int32), np.int32(-1))
+
+
+UnicodeScript = Op("UnicodeScript", _unicode_script, dtypes={dtypes.int32},
+                   shape=lambda s: s)
+
+
+@tf_export("strings.unicode_script")
+def unicode_script(input, name=None):
+    """ICU's script code (int32) of each code point; -1 outside Unicode's range.
+
+    0 is Common (digits, punctuation), 8 Cyrillic, 17 Han, 25 Latin; the table
+    comes from real TF 2.21's ICU (`unicode_script_table.py`).
+
+    >>> tf.strings.unicode_script([65, 1041, 0x4E00, 48, -1]).numpy()
+    array([25,  8, 17,  0, -1], dtype=int32)
+    """
+    from ..ragged.ragged_tensor import RaggedTensor
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(unicode_script(input.flat_values))
+    return apply(UnicodeScript, [convert_to_tensor(input, dtype=dtypes.int32)])

@@ -64,6 +64,13 @@ def test_split_and_transcode():
         "é".encode()]
 
 
+def test_unicode_script_codes():
+    out = tf.strings.unicode_script([65, 1041, 0x4E00, 48, -1, 0x110000, 0x10FFFF])
+    assert out.dtype == tf.int32 and out.numpy().tolist() == [25, 8, 17, 0, -1, -1, 103]
+    per_char = tf.strings.unicode_script(tf.strings.unicode_decode(["Aб", "中"], "UTF-8"))
+    assert per_char.to_list() == [[25, 8], [17]]
+
+
 def test_round_trip_inside_tf_function():
     @tf.function
     def shout(line):
@@ -83,6 +90,8 @@ CASES = {
               '"UTF-32-BE")',
     "split": 'tf.strings.unicode_split_with_offsets(["hé", b"\\xff!"], "UTF-8")',
     "split_16": 'tf.strings.unicode_split(["hé"], "UTF-16-BE")',
+    "script": 'tf.strings.unicode_script(tf.concat([tf.range(0, 0x110000, 331), '
+              '[-1, 0x110000, 0x300, 0x661, 0x3042, 0x1F600]], 0))',
     "transcode": 'tf.strings.unicode_transcode([b"a\\xffb", "€"], "UTF-8", "UTF-16-BE")',
 }
 
