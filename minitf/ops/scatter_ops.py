@@ -356,9 +356,9 @@ def tensor_scatter_nd_min(tensor, indices, updates, name=None):
 
 
 # --- segment sums ------------------------------------------------------------------------
-def _unsorted_segment_sum_shape(data, segment_ids, num_segments):
+def _unsorted_segment_sum_shape(data, segment_ids, num_segments, op_name="UnsortedSegmentSum"):
     if num_segments < 0:
-        raise errors.op_error(errors.InvalidArgumentError, "UnsortedSegmentSum",
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"Input num_segments == {num_segments} must not be negative.",
                               "num_segments is the number of output rows.")
     if data.rank is None or segment_ids.rank is None:
@@ -366,24 +366,30 @@ def _unsorted_segment_sum_shape(data, segment_ids, num_segments):
     n = segment_ids.rank
     if not TensorShape(data.dims[:n]).is_compatible_with(segment_ids) or data.rank < n:
         raise errors.op_error(
-            errors.InvalidArgumentError, "UnsortedSegmentSum",
+            errors.InvalidArgumentError, op_name,
             f"data.shape = {dims_text(data)} does not start with segment_ids.shape = "
             f"{dims_text(segment_ids)}", "There must be one segment id per leading entry of data.")
     return TensorShape([num_segments] + data.dims[n:])
 
 
-def _unsorted_segment_sum_forward(data, segment_ids, num_segments):
+def check_unsorted_segments(data, segment_ids, num_segments, op_name="UnsortedSegmentSum"):
+    """TF's checks of an unsorted segment op; the flat ids."""
     _unsorted_segment_sum_shape(TensorShape(data.shape), TensorShape(segment_ids.shape),
-                                num_segments)
+                                num_segments, op_name)
     ids = segment_ids.reshape(-1)
     too_big = ids >= num_segments
     if too_big.any():
         i = int(np.argmax(too_big))
         raise errors.op_error(
-            errors.InvalidArgumentError, "UnsortedSegmentSum",
+            errors.InvalidArgumentError, op_name,
             f"segment_ids{position(i, segment_ids.shape)} = {ids[i]} is out of range "
             f"[0, {num_segments})", "Segment ids name output rows: 0..num_segments-1 "
             "(negative ids are dropped).")
+    return ids
+
+
+def _unsorted_segment_sum_forward(data, segment_ids, num_segments):
+    ids = check_unsorted_segments(data, segment_ids, num_segments)
     rows = data.reshape((ids.size,) + data.shape[segment_ids.ndim:])
     out = np.zeros((num_segments,) + rows.shape[1:], dtype=data.dtype)
     keep = ids >= 0  # TF drops rows whose id is negative
@@ -426,9 +432,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply(UnsortedSegmentSum, [data, segment_ids], {"num_segments": int(num_segments)})
 
 
-def _segment_sum_shape(data, segment_ids):
+def _segment_sum_shape(data, segment_ids, op_name="SegmentSum"):
     def fail(message):
-        raise errors.op_error(errors.InvalidArgumentError, "SegmentSum", message,
+        raise errors.op_error(errors.InvalidArgumentError, op_name, message,
                               "segment_sum needs one sorted segment id per row of data.")
 
     if data.rank == 0:
@@ -441,19 +447,19 @@ def _segment_sum_shape(data, segment_ids):
     return TensorShape(None) if data.rank is None else TensorShape([None] + data.dims[1:])
 
 
-def _check_sorted(ids):
+def _check_sorted(ids, op_name="SegmentSum"):
     """TF's kernel walks runs of equal ids: they must increase and start at >= 0."""
     if ids[-1] < 0:
-        raise errors.op_error(errors.InvalidArgumentError, "SegmentSum",
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
                               "segment ids must be >= 0", "Segment ids name output rows.")
     first_change = np.flatnonzero(ids != ids[0])
     if ids[0] < 0 and (first_change.size == 0 or ids[first_change[0]] > ids[0]):
         raise errors.op_error(
-            errors.InvalidArgumentError, "SegmentSum",
+            errors.InvalidArgumentError, op_name,
             f"Segment id {ids[0]} out of range [0, {max(ids[-1] + 1, 0)}), possibly because "
             "'segment_ids' input is not sorted.", "Segment ids name output rows, from 0 up.")
     if np.any(np.diff(ids) < 0):
-        raise errors.op_error(errors.InvalidArgumentError, "SegmentSum",
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
                               "segment ids are not increasing",
                               "segment_sum needs sorted ids; use tf.math.unsorted_segment_sum "
                               "for ids in any order.")

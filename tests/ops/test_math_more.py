@@ -216,6 +216,63 @@ def test_cumulative_logsumexp_values_and_gradient():
         tf.math.cumulative_logsumexp(tf.constant([1, 2]))
 
 
+def test_segment_reductions_sorted():
+    data = tf.constant([[1.0, 9.0], [4.0, 2.0], [7.0, 7.0]])
+    ids = [0, 0, 2]
+    assert tf.math.segment_max(data, ids).numpy().tolist() == [[4, 9], [0, 0], [7, 7]]
+    assert tf.math.segment_min(data, ids).numpy().tolist() == [[1, 2], [0, 0], [7, 7]]
+    assert tf.math.segment_prod(data, ids).numpy().tolist() == [[4, 18], [1, 1], [7, 7]]
+    assert tf.math.segment_mean(data, ids).numpy().tolist() == [[2.5, 5.5], [0, 0], [7, 7]]
+    assert tf.math.segment_mean([1, 4], [0, 0]).numpy().tolist() == [2]  # integer division
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not increasing"):
+        tf.math.segment_max([1.0, 2.0], [1, 0])
+
+
+def test_segment_reductions_unsorted():
+    data, ids = tf.constant([1.0, 5.0, 3.0, 2.0]), tf.constant([2, 0, 2, -1])
+    lowest = np.finfo(np.float32).min
+    np.testing.assert_array_equal(tf.math.unsorted_segment_max(data, ids, 4).numpy(),
+                                  [5.0, lowest, 3.0, lowest])
+    assert tf.math.unsorted_segment_min([1, 5], [1, 1], 2).numpy().tolist() == [2 ** 31 - 1, 1]
+    assert tf.math.unsorted_segment_prod(data, ids, 3).numpy().tolist() == [5.0, 1.0, 3.0]
+    assert tf.math.unsorted_segment_mean(data, ids, 3).numpy().tolist() == [5.0, 0.0, 2.0]
+    np.testing.assert_allclose(tf.math.unsorted_segment_sqrt_n(data, ids, 3).numpy(),
+                               [5.0, 0.0, 4 / np.sqrt(2)], rtol=1e-6)
+    matrix_ids = tf.math.unsorted_segment_max([[1, 2], [3, 4]], [[0, 1], [1, 0]], 2)
+    assert matrix_ids.numpy().tolist() == [4, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        tf.math.unsorted_segment_prod(data, [0, 1, 2, 5], 3)
+
+
+def test_segment_gradients():
+    x = np.array([[1.5, -2.0], [0.5, 3.0], [2.5, 1.0], [-1.0, 0.25]])
+    ids = tf.constant([0, 0, 1, 3])
+    for f in (tf.math.segment_max, tf.math.segment_min, tf.math.segment_prod,
+              tf.math.segment_mean):
+        check_grads(lambda t, f=f: f(t, ids), x)
+    uids = tf.constant([1, 0, 1, -1])
+    for f in (tf.math.unsorted_segment_max, tf.math.unsorted_segment_min,
+              tf.math.unsorted_segment_prod, tf.math.unsorted_segment_mean,
+              tf.math.unsorted_segment_sqrt_n):
+        check_grads(lambda t, f=f: f(t, uids, 3)[:2], x)
+
+
+def test_segment_max_ties_share_and_prod_zeros():
+    x = tf.constant([2.0, 2.0, 1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        top = tf.math.segment_max(x, [0, 0, 0])
+        prod_one_zero = tf.math.segment_prod(tf.constant([0.0, 3.0]) * x[:2], [0, 0])
+    assert tape.gradient(top, x).numpy().tolist() == [0.5, 0.5, 0.0]
+    # d(0 * 3x1 * ...)/dx0 through the single zero: the product of the others
+    assert tape.gradient(prod_one_zero, x).numpy().tolist() == [0.0, 0.0, 0.0]
+    z = tf.constant([0.0, 3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        p = tf.math.unsorted_segment_prod(z, [0, 0, 0], 1)
+    assert tape.gradient(p, z).numpy().tolist() == [12.0, 0.0, 0.0]
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -278,6 +335,35 @@ CASES = [
     "exclusive=True)",
     "tf.math.cumulative_logsumexp(tf.constant([0.0, 1.0, 2.0]), exclusive=True, reverse=True)",
     "tf.math.cumulative_logsumexp(tf.constant([1, 2]))",
+    "tf.math.segment_max(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 0, 2, 2])",
+    "tf.math.segment_max(tf.constant([1, 5, 3, 2]), [0, 0, 2, 2])",
+    "tf.math.segment_max(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 2, 1, 1])",
+    "tf.math.segment_min(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 0, 2, 2])",
+    "tf.math.segment_min(tf.constant([1, 5, 3, 2]), [0, 0, 2, 2])",
+    "tf.math.segment_min(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 2, 1, 1])",
+    "tf.math.segment_prod(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 0, 2, 2])",
+    "tf.math.segment_prod(tf.constant([1, 5, 3, 2]), [0, 0, 2, 2])",
+    "tf.math.segment_prod(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 2, 1, 1])",
+    "tf.math.segment_mean(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 0, 2, 2])",
+    "tf.math.segment_mean(tf.constant([1, 5, 3, 2]), [0, 0, 2, 2])",
+    "tf.math.segment_mean(tf.constant([1.0, 5.0, 3.0, 2.0]), [0, 2, 1, 1])",
+    "tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, -1], 4)",
+    "tf.math.unsorted_segment_max(tf.constant([1, 5, 3, 2]), [2, 0, 2, 0], 3)",
+    "tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
+    "tf.math.unsorted_segment_min(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, -1], 4)",
+    "tf.math.unsorted_segment_min(tf.constant([1, 5, 3, 2]), [2, 0, 2, 0], 3)",
+    "tf.math.unsorted_segment_min(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
+    "tf.math.unsorted_segment_prod(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, -1], 4)",
+    "tf.math.unsorted_segment_prod(tf.constant([1, 5, 3, 2]), [2, 0, 2, 0], 3)",
+    "tf.math.unsorted_segment_prod(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
+    "tf.math.unsorted_segment_mean(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, -1], 4)",
+    "tf.math.unsorted_segment_mean(tf.constant([1, 5, 3, 2]), [2, 0, 2, 0], 3)",
+    "tf.math.unsorted_segment_mean(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
+    "tf.math.unsorted_segment_sqrt_n(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, -1], 4)",
+    "tf.math.unsorted_segment_sqrt_n(tf.constant([1, 5, 3, 2]), [2, 0, 2, 0], 3)",
+    "tf.math.unsorted_segment_sqrt_n(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
+    "tf.math.segment_mean(tf.constant([1 + 1j]), [0])",
+    "tf.math.unsorted_segment_max(tf.constant([[1, 2], [3, 4]]), [[0, 1], [1, 0]], 2)",
 ]
 
 _EVAL = """
