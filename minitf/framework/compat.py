@@ -10,9 +10,24 @@ b'h\\xc3\\xa9llo'
 
 TensorFlow's are in `tensorflow/python/util/compat.py`.
 """
+import contextlib
+import datetime
+import numbers
 import os
 
+import numpy as np
+
 from .tf_export import tf_export
+
+bytes_or_text_types = (bytes, str)
+integral_types = (numbers.Integral, np.integer)
+real_types = (numbers.Real, np.integer, np.floating)
+complex_types = (numbers.Complex, np.number)
+for _name in ("bytes_or_text_types", "integral_types", "real_types", "complex_types"):
+    tf_export(f"compat.{_name}")(globals()[_name])
+
+# TF 2.21's build date for forward compatibility (tensorflow/python/compat/compat.py).
+_HORIZON = [datetime.date(2026, 1, 16)]
 
 
 @tf_export("compat.as_bytes")
@@ -71,3 +86,44 @@ def path_to_str(path):
     if hasattr(path, "__fspath__"):
         path = as_str_any(path.__fspath__())
     return path
+
+
+@tf_export("compat.dimension_value")
+def dimension_value(dimension):
+    """The int (or None) of a dimension; minitf's shapes already hold plain ints.
+
+    >>> tf.compat.dimension_value(tf.TensorShape([3, None])[0])
+    3
+    """
+    return getattr(dimension, "value", dimension)
+
+
+def _horizon():
+    delta = int(os.environ.get("TF_FORWARD_COMPATIBILITY_DELTA_DAYS", "0") or 0)
+    return _HORIZON[-1] + datetime.timedelta(days=delta)
+
+
+@tf_export("compat.forward_compatible")
+def forward_compatible(year, month, day):
+    """Whether this build's compatibility horizon (2026-01-16 for TF 2.21) is past a date.
+
+    >>> tf.compat.forward_compatible(2021, 1, 1)
+    True
+    """
+    return _horizon() > datetime.date(year, month, day)
+
+
+@tf_export("compat.forward_compatibility_horizon")
+@contextlib.contextmanager
+def forward_compatibility_horizon(year, month, day):
+    """Within the block, `forward_compatible` uses this date as the horizon.
+
+    >>> with tf.compat.forward_compatibility_horizon(2040, 1, 1):
+    ...     tf.compat.forward_compatible(2030, 1, 1)
+    True
+    """
+    _HORIZON.append(datetime.date(year, month, day))
+    try:
+        yield
+    finally:
+        _HORIZON.pop()

@@ -102,6 +102,23 @@ def test_compat_text_helpers():
             fn(1)
 
 
+def test_compat_types_dimensions_and_horizon(monkeypatch):
+    assert tf.compat.bytes_or_text_types == (bytes, str)
+    assert isinstance(np.int8(1), tf.compat.integral_types)
+    assert not isinstance(1.5, tf.compat.integral_types)
+    assert isinstance(np.float16(1), tf.compat.real_types)
+    assert isinstance(1j, tf.compat.complex_types) and not isinstance(1j, tf.compat.real_types)
+    assert tf.compat.dimension_value(tf.TensorShape([3, None])[0]) == 3
+    assert tf.compat.dimension_value(None) is None
+    assert tf.compat.forward_compatible(2026, 1, 15)  # TF 2.21's horizon is 2026-01-16
+    assert not tf.compat.forward_compatible(2026, 1, 16)
+    with tf.compat.forward_compatibility_horizon(2040, 1, 1):
+        assert tf.compat.forward_compatible(2030, 1, 1)
+    assert not tf.compat.forward_compatible(2030, 1, 1)
+    monkeypatch.setenv("TF_FORWARD_COMPATIBILITY_DELTA_DAYS", "1")
+    assert tf.compat.forward_compatible(2026, 1, 16)
+
+
 CASES = {
     "split": 'tf.strings.split(["a b  c", " ", ""])',
     "split_sep": 'tf.strings.split(["a,,b", "", ","], sep=",")',
@@ -117,11 +134,15 @@ CASES = {
     "as_string_w": 'tf.strings.as_string([-3, 12], width=4, fill="0")',
     "as_string_p": 'tf.strings.as_string([1.25, 2.0], precision=1, scientific=True)',
     "join": 'tf.strings.join([["a", "b"], "x"], separator="-")',
+    "compat": '[tf.compat.forward_compatible(2026, 1, d) for d in (15, 16)] + '
+              '[tf.compat.dimension_value(tf.TensorShape([3, None])[i]) for i in (0, 1)]',
 }
 
 
 def _plain(value):
-    if isinstance(value, (tf.RaggedTensor,)) or hasattr(value, "to_list"):
+    if isinstance(value, list):
+        return repr(value)
+    if hasattr(value, "to_list"):
         value = value.to_list()
     elif hasattr(value, "numpy"):
         value = value.numpy()
@@ -135,6 +156,8 @@ def real():
     code = f"""
 import json, numpy as np, tensorflow as tf
 def plain(value):
+    if isinstance(value, list):
+        return repr(value)
     if hasattr(value, "to_list"):
         value = value.to_list()
     else:
