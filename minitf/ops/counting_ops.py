@@ -181,3 +181,67 @@ def polyval(coeffs, x, name=None):
     for c in coeffs[1:]:
         result = c + result * x
     return result
+
+
+# --- in_top_k, accumulate_n ----------------------------------------------------------------
+def _in_top_k(predictions, targets, k):
+    if predictions.ndim != 2 or targets.ndim != 1:
+        raise errors.op_error(errors.InvalidArgumentError, "InTopKV2",
+                              "predictions must be 2-dimensional and targets 1-dimensional",
+                              "One row of class scores per target id.")
+    if predictions.shape[0] != targets.shape[0]:
+        raise errors.op_error(
+            errors.InvalidArgumentError, "InTopKV2",
+            f"First dimension of predictions {predictions.shape[0]} must match length of "
+            f"targets {targets.shape[0]}", "One row of class scores per target id.")
+    out = np.zeros(targets.shape, bool)
+    for row, (scores, target) in enumerate(zip(predictions, targets)):
+        if 0 <= target < scores.size and np.isfinite(scores).all():  # any nan/inf: "can't say"
+            out[row] = np.count_nonzero(scores > scores[target]) < k
+    return out
+
+
+InTopKV2 = Op("InTopKV2", _in_top_k, dtypes={dtypes.int32, dtypes.int64}, typed=(1, 2),
+              dtype=dtypes.bool, shape=lambda p, t, k: TensorShape([t[0] if t.rank else None]))
+
+
+@tf_export("math.in_top_k")
+def in_top_k(targets, predictions, k, name=None):
+    """Is predictions[i, targets[i]] among the k largest of row i? (ties count in its favour)
+
+    A row holding nan or inf, or a target outside the row, gives False.
+
+    >>> tf.math.in_top_k([2, 0], [[0.1, 0.3, 0.3], [0.2, 0.5, 0.4]], 2)
+    <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
+    """
+    predictions = convert_to_tensor(predictions, dtype=dtypes.float32)
+    targets = convert_to_tensor(targets)
+    return apply(InTopKV2, [predictions, targets, convert_to_tensor(k, dtype=targets.dtype)])
+
+
+@tf_export("math.accumulate_n")
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """The sum of a list of same-shaped tensors (deprecated in TF: use tf.math.add_n).
+
+    >>> tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 6.], dtype=float32)>
+    """
+    from .creation_ops import add_n
+
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
+                         "and shape")
+    inputs = [convert_to_tensor(x) for x in inputs]
+    if any(x.dtype != inputs[0].dtype for x in inputs):
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
+                         "and shape")
+    expected = TensorShape(shape) if shape is not None else TensorShape(None)
+    for x in inputs:
+        if not expected.is_compatible_with(x.shape):
+            raise ValueError(f"Shapes {expected} and {x.shape} are not compatible")
+        expected = expected.merge_with(x.shape)
+    if tensor_dtype is not None and dtypes.as_dtype(tensor_dtype) != inputs[0].dtype:
+        raise TypeError(f"The `tensor_dtype` argument is {tensor_dtype}, but `input` is of "
+                        f"type {inputs[0].dtype}. These must be equal. Try casting the input "
+                        "to the desired type.")
+    return add_n(inputs)

@@ -66,3 +66,38 @@ def erfinv(x, name=None):
     array([ 0.3, -2. ])
     """
     return apply(Erfinv, [convert_to_tensor(x)])
+
+
+# --- ndtri and erfcinv: the normal distribution's quantile, through erfinv -----------------------
+def _ndtri(p):
+    return (np.sqrt(2.0) * _erfinv(2 * p.astype(np.float64) - 1)).astype(p.dtype)
+
+
+Ndtri = Op("Ndtri", _ndtri, dtypes=dtypes.FLOATING, shape=same_shape)
+
+
+@Ndtri.def_grad
+def _ndtri_grad(op, dy):
+    y = op.outputs[0]  # p = Phi(y), dp/dy = exp(-y^2 / 2) / sqrt(2 pi)
+    return dy * np.sqrt(2 * np.pi) * exp(square(y) / 2)
+
+
+@tf_export("math.ndtri")
+def ndtri(x, name=None):
+    """The standard normal quantile: the z with P(Z <= z) = x (+-inf at 0 and 1, nan outside).
+
+    >>> tf.math.ndtri(tf.constant([0.5, 0.975, 0.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.       , 1.9599644,      -inf], dtype=float32)>
+    """
+    return apply(Ndtri, [convert_to_tensor(x)])
+
+
+@tf_export("math.erfcinv")
+def erfcinv(x, name=None):
+    """The inverse of erfc: erfc(erfcinv(x)) = x, for x in [0, 2] (TF: -ndtri(x / 2) / sqrt(2)).
+
+    >>> tf.math.erfcinv(tf.constant([0.5, 1.0, 2.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 0.47693625, -0.        ,        -inf], dtype=float32)>
+    """
+    x = convert_to_tensor(x)
+    return -ndtri(0.5 * x) * np.sqrt(0.5).astype(x.dtype.as_numpy_dtype)

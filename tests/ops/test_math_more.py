@@ -273,6 +273,37 @@ def test_segment_max_ties_share_and_prod_zeros():
     assert tape.gradient(p, z).numpy().tolist() == [12.0, 0.0, 0.0]
 
 
+def test_ndtri_and_erfcinv_invert_the_normal_cdf_and_erfc():
+    z = np.array([-3.0, -0.5, 0.0, 1.2, 2.5])
+    p = 0.5 * (1 + tf.math.erf(tf.constant(z / np.sqrt(2)))).numpy()
+    np.testing.assert_allclose(tf.math.ndtri(tf.constant(p)).numpy(), z, atol=1e-12)
+    assert tf.math.ndtri(tf.constant([0.0, 1.0])).numpy().tolist() == [-np.inf, np.inf]
+    x = np.array([0.1, 0.7, 1.0, 1.9])
+    back = tf.math.erfc(tf.math.erfcinv(tf.constant(x))).numpy()
+    np.testing.assert_allclose(back, x, rtol=1e-12)
+    check_grads(tf.math.ndtri, np.array([0.1, 0.5, 0.8]))
+    check_grads(tf.math.erfcinv, np.array([0.3, 1.0, 1.6]))
+    with pytest.raises(TypeError):
+        tf.math.erfcinv(tf.constant([1, 2]))
+
+
+def test_in_top_k_ties_and_non_finite_rows():
+    p = tf.constant([[0.1, 0.3, 0.3, 0.2], [0.5, np.nan, 0.1, 0.2], [1.0, 2.0, 3.0, 4.0]])
+    assert tf.math.in_top_k([2, 0, 3], p, 1).numpy().tolist() == [True, False, True]
+    assert tf.math.in_top_k([0, 0, 9], p, 4).numpy().tolist() == [True, False, False]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must match length"):
+        tf.math.in_top_k([1], p, 1)
+
+
+def test_accumulate_n_sums_same_shaped_tensors():
+    total = tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])])
+    assert total.numpy().tolist() == [4.0, 6.0]
+    with pytest.raises(ValueError, match="not compatible"):
+        tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0])])
+    with pytest.raises(ValueError, match="at least one"):
+        tf.math.accumulate_n([])
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -364,6 +395,24 @@ CASES = [
     "tf.math.unsorted_segment_sqrt_n(tf.constant([1.0, 5.0, 3.0, 2.0]), [2, 0, 2, 5], 4)",
     "tf.math.segment_mean(tf.constant([1 + 1j]), [0])",
     "tf.math.unsorted_segment_max(tf.constant([[1, 2], [3, 4]]), [[0, 1], [1, 0]], 2)",
+    "tf.math.ndtri(tf.constant([0.0, 0.5, 0.975, 1.0, 1.5, 1e-10]))",
+    "tf.math.ndtri(tf.constant([0.025, 0.3], tf.float64))",
+    "tf.math.ndtri(tf.constant([1, 2]))",
+    "tf.math.erfcinv(tf.constant([0.0, 0.5, 1.0, 2.0, 2.5]))",
+    "tf.math.erfcinv(tf.constant([1e-5, 1.3], tf.float64))",
+    "tf.math.erfcinv(tf.constant([1, 2]))",
+    "tf.math.in_top_k([1, 1, 9], tf.constant([[0.1, 0.3, 0.3, 0.2], [0.5, float('nan'"
+    "), 0.1, 0.2], [1.0, 2.0, 3.0, 4.0]]), 1)",
+    "tf.math.in_top_k(tf.constant([2, 0, 3], tf.int64), tf.constant([[0.1, 0.3, 0.3, "
+    "0.2], [0.5, 0.4, 0.1, 0.2], [1.0, 2.0, 3.0, 4.0]]), 2)",
+    "tf.math.in_top_k([2, 0], tf.constant([[0.1, 0.3, 0.3, 0.2], [0.5, 0.4, 0.1, 0.2]"
+    ", [1.0, 2.0, 3.0, 4.0]]), 2)",
+    "tf.math.in_top_k([2, 0, 3], tf.constant([[0.1, 0.3], [0.5, 0.4], [1.0, 2.0]], tf"
+    ".float64), 2)",
+    "tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])])",
+    "tf.math.accumulate_n([[1, 2], [3, 4]])",
+    "tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0])])",
+    "tf.math.accumulate_n([])",
 ]
 
 _EVAL = """
