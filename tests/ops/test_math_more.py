@@ -304,6 +304,37 @@ def test_accumulate_n_sums_same_shaped_tensors():
         tf.math.accumulate_n([])
 
 
+def test_bessel_i_series_values_symmetry_and_scaling():
+    x = tf.constant([0.0, 1.0, -1.0, 40.0], tf.float64)
+    # I_0(1) = sum 1 / (4^k k!^2), I_1(1) = sum 1 / (2 4^k k! (k+1)!)
+    from math import factorial
+    i0_1 = sum(1 / (4 ** k * factorial(k) ** 2) for k in range(20))
+    i1_1 = sum(1 / (2 * 4 ** k * factorial(k) * factorial(k + 1)) for k in range(20))
+    np.testing.assert_allclose(tf.math.bessel_i0(x).numpy()[:3], [1.0, i0_1, i0_1], rtol=1e-15)
+    np.testing.assert_allclose(tf.math.bessel_i1(x).numpy()[:3], [0.0, i1_1, -i1_1],
+                               rtol=1e-15)
+    # the scaled forms are exp(-|x|) times the plain ones, also past the series/asymptotic switch
+    for plain, scaled in ((tf.math.bessel_i0, tf.math.bessel_i0e),
+                          (tf.math.bessel_i1, tf.math.bessel_i1e)):
+        np.testing.assert_allclose(scaled(x).numpy(), plain(x).numpy() * np.exp(-np.abs(x)),
+                                   rtol=1e-14)
+    assert tf.math.special.bessel_i0e is tf.math.bessel_i0e
+    assert np.isfinite(tf.math.bessel_i0e(tf.constant(1e4)).numpy())
+
+
+def test_bessel_i_gradients():
+    for f in (tf.math.bessel_i0, tf.math.bessel_i1):
+        check_grads(f, np.array([-2.0, 0.3, 1.0, 3.5]), rtol=1e-4)
+    for f in (tf.math.bessel_i0e, tf.math.bessel_i1e):  # past the asymptotic switch too
+        check_grads(f, np.array([-2.0, 0.3, 1.0, 35.0]), rtol=1e-4)
+    z = tf.constant([0.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(z)
+        i1, i1e = tf.math.bessel_i1(z), tf.math.bessel_i1e(z)
+    assert tape.gradient(i1, z).numpy().tolist() == [0.5]
+    assert tape.gradient(i1e, z).numpy().tolist() == [0.5]
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -413,6 +444,19 @@ CASES = [
     "tf.math.accumulate_n([[1, 2], [3, 4]])",
     "tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0])])",
     "tf.math.accumulate_n([])",
+    "tf.math.bessel_i0(tf.constant([0.0, 0.5, -1.0, 5.0, 29.9, 30.1, -50.0, 700.0], t"
+    "f.float64))",
+    "tf.math.special.bessel_i0(tf.constant([0.0, 1.0, -2.0, 80.0, 100.0]))",
+    "tf.math.bessel_i0e(tf.constant([0.0, 0.5, -1.0, 5.0, 29.9, 30.1, -50.0, 700.0], "
+    "tf.float64))",
+    "tf.math.special.bessel_i0e(tf.constant([0.0, 1.0, -2.0, 80.0, 100.0]))",
+    "tf.math.bessel_i1(tf.constant([0.0, 0.5, -1.0, 5.0, 29.9, 30.1, -50.0, 700.0], t"
+    "f.float64))",
+    "tf.math.special.bessel_i1(tf.constant([0.0, 1.0, -2.0, 80.0, 100.0]))",
+    "tf.math.bessel_i1e(tf.constant([0.0, 0.5, -1.0, 5.0, 29.9, 30.1, -50.0, 700.0], "
+    "tf.float64))",
+    "tf.math.special.bessel_i1e(tf.constant([0.0, 1.0, -2.0, 80.0, 100.0]))",
+    "tf.math.bessel_i0(tf.constant([1, 2]))",
 ]
 
 _EVAL = """
