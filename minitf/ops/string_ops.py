@@ -177,7 +177,26 @@ def join(inputs, separator="", name=None):
     >>> tf.strings.join([["a", "b"], "x"], separator="-").numpy()
     array([b'a-x', b'b-x'], dtype=object)
     """
+    ragged = [x for x in inputs if hasattr(x, "flat_values")]
+    if ragged:
+        return _ragged_join(inputs, ragged[0], separator)
     return apply(StringJoin, [_strings(x) for x in inputs], {"separator": as_bytes(separator)})
+
+
+def _ragged_join(inputs, first, separator):
+    """Join RaggedTensors of one row structure (and scalars) through their flat values."""
+    splits = [s.numpy().tolist() for s in first.nested_row_splits]
+    flat = []
+    for x in inputs:
+        if hasattr(x, "flat_values"):
+            if [s.numpy().tolist() for s in x.nested_row_splits] != splits:
+                raise errors.InvalidArgumentError(
+                    None, "StringJoin", "partitions have incompatible row_splits: "
+                    "tf.strings.join of RaggedTensors needs the same row lengths in each input.")
+            flat.append(x.flat_values)
+        else:
+            flat.append(x)
+    return first.with_flat_values(join(flat, separator))
 
 
 def _float_format(precision, scientific, shortest, width, fill):

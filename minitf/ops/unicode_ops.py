@@ -251,6 +251,10 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
     b'\\x00h\\x00\\xe9'
     """
     _check("UnicodeTranscode", errors, output_encoding)
+    if hasattr(input, "flat_values"):  # a RaggedTensor: transcode its strings, keep its rows
+        return input.with_flat_values(unicode_transcode(
+            input.flat_values, input_encoding, output_encoding, errors, replacement_char,
+            replace_control_characters))
     attrs = {"input_encoding": _codec("UnicodeTranscode", input_encoding),
              "output_encoding": output_encoding, "errors": errors,
              "replacement_char": int(replacement_char),

@@ -86,8 +86,12 @@ def test_as_string_formats():
             f(3, **kwargs)
 
 
-def test_join_broadcasts():
+def test_join_broadcasts_and_takes_ragged_rows():
     assert tf.strings.join([["a", "b"], "x"], separator="-").numpy().tolist() == [b"a-x", b"b-x"]
+    rows = tf.ragged.constant([["Ab", "c"], ["D"]])
+    assert tf.strings.join([rows, "-", rows]).to_list() == [[b"Ab-Ab", b"c-c"], [b"D-D"]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="incompatible row_splits"):
+        tf.strings.join([rows, tf.ragged.constant([["a"], ["b", "c"]])])
 
 
 def test_compat_text_helpers():
@@ -134,6 +138,7 @@ CASES = {
     "as_string_w": 'tf.strings.as_string([-3, 12], width=4, fill="0")',
     "as_string_p": 'tf.strings.as_string([1.25, 2.0], precision=1, scientific=True)',
     "join": 'tf.strings.join([["a", "b"], "x"], separator="-")',
+    "join_ragged": 'tf.strings.join([tf.ragged.constant([["Ab", "c"], ["D"]]), "!"])',
     "compat": '[tf.compat.forward_compatible(2026, 1, d) for d in (15, 16)] + '
               '[tf.compat.dimension_value(tf.TensorShape([3, None])[i]) for i in (0, 1)]',
 }

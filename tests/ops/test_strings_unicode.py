@@ -62,6 +62,8 @@ def test_split_and_transcode():
     assert tf.strings.unicode_transcode("hé", "UTF-8", "UTF-16-BE").numpy() == b"\x00h\x00\xe9"
     assert tf.strings.unicode_transcode([b"\xe9"], "latin1", "UTF-8").numpy().tolist() == [
         "é".encode()]
+    rows = tf.strings.unicode_transcode(tf.ragged.constant([["a", "é"], []]), "UTF-8", "UTF-32-BE")
+    assert rows.to_list() == [[b"\x00\x00\x00a", b"\x00\x00\x00\xe9"], []]
 
 
 def test_unicode_script_codes():
