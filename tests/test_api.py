@@ -16,7 +16,7 @@ random.set_seed random.Generator
 reshape squeeze expand_dims transpose concat stack unstack split tile pad broadcast_to gather
 gather_nd boolean_mask where scatter_nd tensor_scatter_nd_update tensor_scatter_nd_add one_hot
 shape rank size reverse sequence_mask strided_slice slice
-add subtract multiply divide truediv floordiv pow sqrt math.rsqrt exp math.log math.log1p
+add subtract multiply divide truediv pow sqrt math.rsqrt exp math.log math.log1p
 math.expm1 sin cos tan tanh sigmoid abs sign square math.reciprocal maximum minimum
 clip_by_value clip_by_norm round math.floor math.ceil math.floordiv math.mod math.equal
 math.not_equal math.less math.less_equal math.greater math.greater_equal math.logical_and

@@ -182,7 +182,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     return EagerTensor(np.cumsum(steps, dtype=dtype.as_numpy_dtype), dtype)
 
 
-@tf_export("linspace", "lin_space")
+@tf_export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from start to stop, both included."""
     start, stop = convert_to_tensor(start), convert_to_tensor(stop)

@@ -42,7 +42,7 @@ ReadFile = Op("ReadFile", _read, dtypes={dtypes.string}, shape=lambda s: TensorS
               stateful=True)
 
 
-@tf_export("io.read_file", "read_file")
+@tf_export("io.read_file")
 def read_file(filename, name=None):
     """The whole contents of a file as a scalar `tf.string` (bytes).
 
@@ -65,7 +65,7 @@ WriteFile = Op("WriteFile", _write, dtypes={dtypes.string},
                shape=lambda a, b: TensorShape([0]), dtype=dtypes.int32, stateful=True)
 
 
-@tf_export("io.write_file", "write_file")
+@tf_export("io.write_file")
 def write_file(filename, contents, name=None):
     """Write a scalar string tensor to a file (creating or replacing it).
 
@@ -149,7 +149,7 @@ DecodeCSV = Op("DecodeCSV", _decode_csv, typed=(), num_outputs=None,
                dtype=lambda records, *defaults, **_: tuple(defaults))
 
 
-@tf_export("io.decode_csv", "decode_csv")
+@tf_export("io.decode_csv")
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
                na_value="", select_cols=None):
     """Parse CSV lines into one tensor per column (shaped like `records`).

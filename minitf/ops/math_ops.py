@@ -140,7 +140,7 @@ def divide(x, y, name=None):
     return truediv(x, y)
 
 
-@tf_export("math.realdiv", "realdiv")
+@tf_export("realdiv")
 def realdiv(x, y, name=None):
     """x / y for floating tensors (no integer casting)."""
     x, y = binary_args(x, y)
@@ -173,14 +173,14 @@ def _floormod_grad(op, dy):
     return unbroadcast(dy, x), unbroadcast(-dy * floordiv(x, y), y)
 
 
-@tf_export("math.floordiv", "floordiv")
+@tf_export("math.floordiv")
 def floordiv(x, y, name=None):
     """floor(x / y), keeping the dtype (the `//` operator)."""
     x, y = binary_args(x, y)
     return apply(FloorDiv, [x, y])
 
 
-@tf_export("math.floormod", "math.mod", "floormod", "mod")
+@tf_export("math.floormod", "math.mod")
 def floormod(x, y, name=None):
     """x - floor(x / y) * y: the remainder has the sign of y, like Python's `%`."""
     x, y = binary_args(x, y)
@@ -316,7 +316,7 @@ def logical_not(x, name=None):
     return apply(LogicalNot, [convert_to_tensor(x)])
 
 
-@tf_export("math.logical_xor", "logical_xor")
+@tf_export("math.logical_xor")
 def logical_xor(x, y, name="LogicalXor"):
     """x XOR y = (x OR y) AND NOT (x AND y), as TF composes it."""
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
@@ -375,7 +375,7 @@ def _log_grad(op, dy):
     return dy / conj(op.inputs[0])  # d ln x = 1/x
 
 
-@tf_export("math.log", "log")
+@tf_export("math.log")
 def log(x, name=None):
     """Natural logarithm."""
     return apply(Log, [convert_to_tensor(x)])
@@ -389,7 +389,7 @@ def _conj_grad(op, dy):
     return conj(dy)
 
 
-@tf_export("math.conj", "conj")
+@tf_export("math.conj")
 def conj(x, name=None):
     """Complex conjugate (real tensors pass through unchanged)."""
     x = convert_to_tensor(x)

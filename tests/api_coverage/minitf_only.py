@@ -51,14 +51,8 @@ MINITF_ONLY = [
      "the short ones (mse, mae, ...), standalone Keras 3 has them under keras.losses",
      ["tf.losses.kl_divergence", "tf.losses.log_cosh", "tf.losses.mean_*",
       "tf.metrics.mean_*"]),
-    ("TF 1: top-level math names TF 2 has only under tf.math (tf.math.log, ...)",
-     ["tf.conj", "tf.floordiv", "tf.floormod", "tf.log", "tf.logical_xor", "tf.mod"]),
-    ("TF 1: top-level tf.io names (tf.io.read_file, ...)",
-     ["tf.decode_csv", "tf.read_file", "tf.write_file"]),
-    ("TF 1: tf.lin_space is tf.linspace in TF 2", ["tf.lin_space"]),
     ("TF 1: tf.tensor_strided_slice_update is tf.raw_ops.TensorStridedSliceUpdate in TF 2",
      ["tf.tensor_strided_slice_update"]),
-    ("TF 1: tf.realdiv is top-level only in TF 2", ["tf.math.realdiv"]),
     ("TF 1: tf.saved_model.signature_constants/tag_constants are tf.compat.v1 modules; "
      "TF 2 has their values as tf.saved_model.SERVING and "
      "tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",

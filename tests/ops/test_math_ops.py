@@ -153,7 +153,7 @@ def test_comparisons_and_logic():
     assert (t | f).numpy().tolist() == [True, True]
     assert (t ^ f).numpy().tolist() == [False, True]
     assert (~f).numpy().tolist() == [False, True]
-    assert tf.logical_xor(t, f).numpy().tolist() == [False, True]
+    assert tf.math.logical_xor(t, f).numpy().tolist() == [False, True]
 
 
 def test_bitwise_operators_on_integers():
