@@ -335,6 +335,13 @@ def test_bessel_i_gradients():
     assert tape.gradient(i1e, z).numpy().tolist() == [0.5]
 
 
+def test_math_mod_floors_and_math_greater():
+    # tf.math.mod is floormod: the result takes the divisor's sign (Python's %, not C's fmod)
+    assert tf.math.mod(tf.constant([7, -7, 7]), tf.constant([3, 3, -3])).numpy().tolist() == [
+        1, 2, -2]
+    assert tf.math.greater(tf.constant([1.0, 3.0]), 2.0).numpy().tolist() == [False, True]
+
+
 # --- against real TF (one subprocess for every case) --------------------------------------------
 CASES = [
     "tf.math.asinh(tf.constant([-2.0, 0.0, 0.5, 10.0]))",
@@ -457,6 +464,9 @@ CASES = [
     "tf.float64))",
     "tf.math.special.bessel_i1e(tf.constant([0.0, 1.0, -2.0, 80.0, 100.0]))",
     "tf.math.bessel_i0(tf.constant([1, 2]))",
+    "tf.math.mod(tf.constant([7, -7, 7, -7]), tf.constant([3, 3, -3, -3]))",
+    "tf.math.mod(tf.constant([7.5, -7.5]), tf.constant([2.0, 2.0]))",
+    "tf.math.greater(tf.constant([1.0, 3.0]), 2.0)",
 ]
 
 _EVAL = """
