@@ -45,3 +45,6 @@ def disable_debug_mode():
     >>> tf.data.experimental.disable_debug_mode()
     """
     _DEBUG_MODE[0] = False
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

@@ -325,3 +325,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret activation function identifier: {identifier}")
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

@@ -77,3 +77,6 @@ def set_image_data_format(data_format):
         raise ValueError("The `data_format` argument must be one of {'channels_first', "
                          f"'channels_last'}}. Received: data_format={data_format}")
     _SETTINGS["image_data_format"] = data_format
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

@@ -128,3 +128,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret constraint identifier: {identifier}")
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

@@ -403,3 +403,6 @@ def get(identifier):
     if callable(identifier):
         return identifier() if isinstance(identifier, type) else identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

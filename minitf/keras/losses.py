@@ -518,3 +518,6 @@ def get_loss(identifier, y_true, y_pred):
         name = identifier if isinstance(identifier, str) else getattr(loss, "__name__", None)
         loss = LossFunctionWrapper(loss, name=name)
     return loss
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

@@ -161,3 +161,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret regularizer identifier: {identifier}")
+
+
+del tf_export  # an implementation import: TF's namespace does not show it

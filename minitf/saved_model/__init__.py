@@ -17,13 +17,14 @@ files are minitf's own safe formats: `saved_model.json` instead of the
 protobuf `saved_model.pb`. minitf and TensorFlow cannot read each other's
 SavedModels.
 """
-from ..framework.tf_export import tf_export
+from ..framework.tf_export import tf_export as _tf_export
 from .load import load
-from .save import DEFAULT_SIGNATURE, save
+from .save import DEFAULT_SIGNATURE as _DEFAULT_SIGNATURE
+from .save import save
 
-SERVING = tf_export("saved_model.SERVING", "saved_model.tag_constants.SERVING")("serve")
-DEFAULT_SERVING_SIGNATURE_DEF_KEY = tf_export(
+SERVING = _tf_export("saved_model.SERVING", "saved_model.tag_constants.SERVING")("serve")
+DEFAULT_SERVING_SIGNATURE_DEF_KEY = _tf_export(
     "saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
-    "saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY")(DEFAULT_SIGNATURE)
+    "saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY")(_DEFAULT_SIGNATURE)
 
 __all__ = ["save", "load", "SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]

@@ -16,17 +16,10 @@ Reasons start with one of:
 """
 # Package namespace -> the tf.* ops (and `tf_export`) its __init__ imports and leaves visible.
 _LEAKED_IMPORTS = {
-    "data.experimental": "tf_export",
-    "keras.activations": "tf_export",
-    "keras.backend": "tf_export",
-    "keras.constraints": "tf_export",
-    "keras.initializers": "tf_export",
     "keras.losses": "cast convert_to_tensor divide_no_nan logical_and not_equal reduce_sum size "
-                    "squeeze tf_export",
+                    "squeeze",
     "keras.optimizers.schedules": "cast ceil cond convert_to_tensor cos equal floor greater less "
-                                  "less_equal logical_and minimum pow tf_export where",
-    "keras.regularizers": "tf_export",
-    "saved_model": "tf_export",
+                                  "less_equal logical_and minimum pow where",
 }
 
 MINITF_ONLY = [
@@ -65,14 +58,14 @@ MINITF_ONLY = [
      "or not at all)",
      ["tf.autograph.Function", "tf.autograph.convert", "tf.autograph.do_not_convert",
       "tf.autograph.set_loop_options"]),
-    ("Leak: helpers of minitf's keras/saved_model packages",
+    ("Leak: helpers of minitf's keras packages",
      ["tf.keras.backend.unique_name", "tf.keras.initializers.RandomInitializer",
       "tf.keras.initializers.compute_fans", "tf.keras.losses.ALL_OBJECTS",
       "tf.keras.losses.LossFunctionWrapper", "tf.keras.losses.get_loss",
       "tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values",
       "tf.keras.losses.squeeze_or_expand_to_same_rank",
-      "tf.keras.losses.standardize_reduction", "tf.saved_model.DEFAULT_SIGNATURE"]),
-    ("Leak: tf.* ops and helpers imported into minitf's keras/data/saved_model namespaces",
+      "tf.keras.losses.standardize_reduction"]),
+    ("Leak: tf.* ops and helpers imported into minitf's keras namespaces",
      [f"tf.{space}.{name}" for space, names in _LEAKED_IMPORTS.items()
       for name in names.split()]),
 ]

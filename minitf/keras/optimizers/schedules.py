@@ -272,3 +272,6 @@ def deserialize(config, custom_objects=None):
                          "using a `keras.utils.custom_object_scope` and that this object is "
                          "included in the scope (or pass it in `custom_objects`).")
     return known[name].from_config(config["config"])
+
+
+del tf_export  # an implementation import: TF's namespace does not show it
