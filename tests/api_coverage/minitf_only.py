@@ -18,8 +18,6 @@ Reasons start with one of:
 _LEAKED_IMPORTS = {
     "keras.losses": "cast convert_to_tensor divide_no_nan logical_and not_equal reduce_sum size "
                     "squeeze",
-    "keras.optimizers.schedules": "cast ceil cond convert_to_tensor cos equal floor greater less "
-                                  "less_equal logical_and minimum pow where",
 }
 
 MINITF_ONLY = [

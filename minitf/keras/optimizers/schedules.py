@@ -12,11 +12,13 @@ ops, so they also work inside `tf.function`:
 """
 import math
 
-from ...framework.tensor import convert_to_tensor
+from ...framework.tensor import convert_to_tensor as _convert_to_tensor
 from ...framework.tf_export import tf_export
-from ...ops.cond_ops import cond
-from ...ops.math_ops import cast, equal, greater, less, less_equal, logical_and, minimum, pow, where
-from ...ops.unary_ops import ceil, cos, floor
+from ...ops.cond_ops import cond as _cond
+from ...ops.math_ops import (cast as _cast, equal as _equal, greater as _greater, less as _less,
+                             less_equal as _less_equal, logical_and as _logical_and,
+                             minimum as _minimum, pow as _pow, where as _where)
+from ...ops.unary_ops import ceil as _ceil, cos as _cos, floor as _floor
 
 
 @tf_export("keras.optimizers.schedules.LearningRateSchedule",
@@ -54,8 +56,8 @@ def _check_decay_steps(decay_steps):
 
 def _float_args(initial_learning_rate, step):
     """(initial lr as a tensor, its dtype, step cast to that dtype)."""
-    initial = convert_to_tensor(initial_learning_rate)
-    return initial, initial.dtype, cast(step, initial.dtype)
+    initial = _convert_to_tensor(initial_learning_rate)
+    return initial, initial.dtype, _cast(step, initial.dtype)
 
 
 @tf_export("keras.optimizers.schedules.ExponentialDecay",
@@ -79,10 +81,10 @@ class ExponentialDecay(LearningRateSchedule):
 
     def __call__(self, step):
         initial, dtype, step = _float_args(self.initial_learning_rate, step)
-        p = step / cast(self.decay_steps, dtype)
+        p = step / _cast(self.decay_steps, dtype)
         if self.staircase:
-            p = floor(p)
-        return initial * pow(cast(self.decay_rate, dtype), p)
+            p = _floor(p)
+        return initial * _pow(_cast(self.decay_rate, dtype), p)
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
@@ -111,16 +113,16 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         self.name = name
 
     def __call__(self, step):
-        step = convert_to_tensor(step)
-        boundaries = [cast(b, step.dtype) for b in self.boundaries]
-        values = [convert_to_tensor(v) for v in self.values]
+        step = _convert_to_tensor(step)
+        boundaries = [_cast(b, step.dtype) for b in self.boundaries]
+        values = [_convert_to_tensor(v) for v in self.values]
         dtype = values[0].dtype
         # Sum of value * [step in its range]: a piecewise constant function of step.
-        result = cast(less_equal(step, boundaries[0]), dtype) * values[0]
-        result += cast(greater(step, boundaries[-1]), dtype) * values[-1]
+        result = _cast(_less_equal(step, boundaries[0]), dtype) * values[0]
+        result += _cast(_greater(step, boundaries[-1]), dtype) * values[-1]
         for low, high, value in zip(boundaries[:-1], boundaries[1:], values[1:-1]):
-            in_range = logical_and(greater(step, low), less_equal(step, high))
-            result += cast(in_range, dtype) * value
+            in_range = _logical_and(_greater(step, low), _less_equal(step, high))
+            result += _cast(in_range, dtype) * value
         return result
 
     def get_config(self):
@@ -149,15 +151,15 @@ class PolynomialDecay(LearningRateSchedule):
 
     def __call__(self, step):
         initial, dtype, step = _float_args(self.initial_learning_rate, step)
-        end = cast(self.end_learning_rate, dtype)
-        decay_steps = cast(self.decay_steps, dtype)
+        end = _cast(self.end_learning_rate, dtype)
+        decay_steps = _cast(self.decay_steps, dtype)
         if self.cycle:  # restart at each multiple of decay_steps (step 0 counts as the first)
-            multiplier = where(equal(step, 0.0), cast(1.0, dtype), ceil(step / decay_steps))
+            multiplier = _where(_equal(step, 0.0), _cast(1.0, dtype), _ceil(step / decay_steps))
             decay_steps = decay_steps * multiplier
         else:
-            step = minimum(step, decay_steps)
+            step = _minimum(step, decay_steps)
         p = step / decay_steps
-        return (initial - end) * pow(1 - p, cast(self.power, dtype)) + end
+        return (initial - end) * _pow(1 - p, _cast(self.power, dtype)) + end
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
@@ -186,10 +188,10 @@ class InverseTimeDecay(LearningRateSchedule):
 
     def __call__(self, step):
         initial, dtype, step = _float_args(self.initial_learning_rate, step)
-        p = step / cast(self.decay_steps, dtype)
+        p = step / _cast(self.decay_steps, dtype)
         if self.staircase:
-            p = floor(p)
-        return initial / (cast(1.0, dtype) + cast(self.decay_rate, dtype) * p)
+            p = _floor(p)
+        return initial / (_cast(1.0, dtype) + _cast(self.decay_rate, dtype) * p)
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
@@ -218,18 +220,18 @@ class CosineDecay(LearningRateSchedule):
         _check_decay_steps(decay_steps)
 
     def _decay(self, step, decay_steps, decay_from_lr, dtype):
-        cosine = 0.5 * (1.0 + cos(cast(math.pi, dtype) * (step / decay_steps)))
+        cosine = 0.5 * (1.0 + _cos(_cast(math.pi, dtype) * (step / decay_steps)))
         return decay_from_lr * ((1 - self.alpha) * cosine + self.alpha)
 
     def __call__(self, step):
         initial, dtype, step = _float_args(self.initial_learning_rate, step)
-        decay_steps = cast(self.decay_steps, dtype)
+        decay_steps = _cast(self.decay_steps, dtype)
         if self.warmup_target is None:
-            return self._decay(minimum(step, decay_steps), decay_steps, initial, dtype)
-        target = cast(self.warmup_target, dtype)
-        warmup_steps = cast(self.warmup_steps, dtype)
-        step = minimum(step, decay_steps + warmup_steps)
-        return cond(less(step, warmup_steps),
+            return self._decay(_minimum(step, decay_steps), decay_steps, initial, dtype)
+        target = _cast(self.warmup_target, dtype)
+        warmup_steps = _cast(self.warmup_steps, dtype)
+        step = _minimum(step, decay_steps + warmup_steps)
+        return _cond(_less(step, warmup_steps),
                     lambda: (target - initial) * (step / warmup_steps) + initial,
                     lambda: self._decay(step - warmup_steps, decay_steps, target, dtype))
 
