@@ -23,7 +23,7 @@ from ..ops.linalg_ops import matmul
 from ..ops.math_ops import cast, equal, greater, logical_and, logical_not, maximum, where
 from ..ops.nn_ops import softplus
 from ..ops.reduction_ops import reduce_logsumexp
-from .losses import ALL_OBJECTS, Loss, LossFunctionWrapper, reduce_weighted_values
+from .losses import _ALL_OBJECTS, Loss, _LossFunctionWrapper, reduce_weighted_values
 
 
 def build_pos_neg_masks(query_labels, key_labels, remove_diagonal=True):
@@ -64,7 +64,7 @@ def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal
 
 
 @tf_export("keras.losses.Circle", "losses.Circle")
-class Circle(LossFunctionWrapper):
+class Circle(_LossFunctionWrapper):
     """The circle loss as a `Loss`: integer labels, unit-norm embeddings.
 
     >>> config = tf.keras.losses.Circle().get_config()
@@ -97,4 +97,4 @@ class Circle(LossFunctionWrapper):
         return config
 
 
-ALL_OBJECTS.update({"Circle": Circle, "circle": circle})
+_ALL_OBJECTS.update({"Circle": Circle, "circle": circle})

@@ -32,7 +32,7 @@ from ..ops.nn_ops import softmax
 from ..ops.reduction_ops import reduce_mean, reduce_sum
 from ..ops.unary_ops import sigmoid
 from .loss_functions import EPSILON, _pair, _same_shape, categorical_pair
-from .losses import ALL_OBJECTS, Loss, LossFunctionWrapper
+from .losses import _ALL_OBJECTS, Loss, _LossFunctionWrapper
 
 
 @tf_export("keras.losses.binary_focal_crossentropy", "keras.metrics.binary_focal_crossentropy",
@@ -91,7 +91,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return reduce_sum(factor * cce, axis=axis)
 
 
-class _FocalLoss(LossFunctionWrapper):
+class _FocalLoss(_LossFunctionWrapper):
     """Shared config of the two focal classes: their arguments, in Keras's order."""
 
     _config_keys = ()
@@ -157,6 +157,6 @@ class CategoricalFocalCrossentropy(_FocalLoss):
 
 
 # `get`, `deserialize` and `compile(loss="...")` find the focal losses by name too
-ALL_OBJECTS.update({obj.__name__: obj for obj in (
+_ALL_OBJECTS.update({obj.__name__: obj for obj in (
     BinaryFocalCrossentropy, CategoricalFocalCrossentropy, binary_focal_crossentropy,
     categorical_focal_crossentropy)})

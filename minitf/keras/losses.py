@@ -25,12 +25,12 @@ import re
 from ..framework import dtypes
 from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
-from ..ops.array_ops import size, squeeze
+from ..ops.array_ops import size, squeeze as _squeeze
 from ..ops.clip_ops import divide_no_nan
-from ..ops.math_ops import cast, logical_and, not_equal
+from ..ops.math_ops import cast, logical_and, not_equal as _not_equal
 from ..ops.reduction_ops import reduce_sum
 from . import loss_functions as F
-from .loss_functions import squeeze_or_expand_to_same_rank
+from .loss_functions import squeeze_or_expand_to_same_rank as _same_rank
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 
@@ -60,7 +60,7 @@ class Reduction:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
-def standardize_reduction(reduction):
+def _standardize_reduction(reduction):
     if reduction == Reduction.AUTO:
         return "sum_over_batch_size"
     if reduction not in _REDUCTIONS:
@@ -96,7 +96,7 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
     A boolean `mask` (e.g. from `ignore_class`) zeroes the masked losses; for the
     mean reductions the others are scaled up so the mean is over valid entries.
     """
-    reduction = standardize_reduction(reduction)
+    reduction = _standardize_reduction(reduction)
     values = convert_to_tensor(values, dtype=dtype)
     if sample_weight is not None:
         sample_weight = cast(convert_to_tensor(sample_weight), values.dtype)
@@ -106,13 +106,13 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
             total = cast(size(float_mask), values.dtype)
             float_mask = float_mask * divide_no_nan(total, reduce_sum(float_mask))
         if sample_weight is not None:
-            float_mask, sample_weight = squeeze_or_expand_to_same_rank(float_mask,
-                                                                       sample_weight)
+            float_mask, sample_weight = _same_rank(float_mask,
+                                                   sample_weight)
             sample_weight = sample_weight * float_mask
         else:
             sample_weight = float_mask
     if sample_weight is not None:
-        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
+        values, sample_weight = _same_rank(values, sample_weight)
         values = values * sample_weight
     return reduce_values(values, sample_weight, reduction)
 
@@ -135,7 +135,7 @@ class Loss:
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
         self.name = name or _snake_case(type(self).__name__)
-        self.reduction = standardize_reduction(reduction)
+        self.reduction = _standardize_reduction(reduction)
         self._dtype = dtypes.as_dtype(dtype or "float32")
 
     @property
@@ -173,11 +173,14 @@ class Loss:
         return f"<{type(self).__name__} name={self.name!r} reduction={self.reduction!r}>"
 
 
-@tf_export("keras.losses.LossFunctionWrapper")
 class LossFunctionWrapper(Loss):
     """A `Loss` made from a loss function `fn(y_true, y_pred, **kwargs)`.
 
-    >>> wrapped = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mae)
+    Keras's `LossFunctionWrapper` (not public in TF 2.21's tf.keras.losses: minitf
+    keeps it as `minitf.keras.losses._LossFunctionWrapper`).
+
+    >>> from minitf.keras.losses import _LossFunctionWrapper
+    >>> wrapped = _LossFunctionWrapper(tf.keras.losses.mae)
     >>> wrapped([[1.0, 2.0]], [[2.0, 2.0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
@@ -189,7 +192,7 @@ class LossFunctionWrapper(Loss):
         self._fn_kwargs = kwargs
 
     def call(self, y_true, y_pred):
-        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        y_true, y_pred = _same_rank(y_true, y_pred)
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
@@ -209,8 +212,8 @@ def _wrapper_class(class_name, fn, default_name, doc, **fixed):
     """A LossFunctionWrapper subclass with Keras's signature (name, reduction, dtype)."""
 
     def __init__(self, reduction="sum_over_batch_size", name=default_name, dtype=None):
-        LossFunctionWrapper.__init__(self, fn, name=name, reduction=reduction, dtype=dtype,
-                                     **fixed)
+        _LossFunctionWrapper.__init__(self, fn, name=name, reduction=reduction, dtype=dtype,
+                                      **fixed)
 
     def get_config(self):
         return Loss.get_config(self)
@@ -403,8 +406,8 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         if self.ignore_class is None:
             return None
         if y_true.shape.rank and y_true.shape[-1] == 1:
-            y_true = squeeze(y_true, -1)
-        return not_equal(y_true, cast(self.ignore_class, y_true.dtype))
+            y_true = _squeeze(y_true, -1)
+        return _not_equal(y_true, cast(self.ignore_class, y_true.dtype))
 
     def get_config(self):
         config = Loss.get_config(self)
@@ -413,7 +416,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 
 
 # focal_losses.py adds BinaryFocalCrossentropy, CategoricalFocalCrossentropy and their functions
-ALL_OBJECTS = {c.__name__: c for c in (
+_ALL_OBJECTS = {c.__name__: c for c in (
     Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy,
     CategoricalCrossentropy, SparseCategoricalCrossentropy, MeanSquaredError,
     MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError,
@@ -423,7 +426,7 @@ ALL_OBJECTS = {c.__name__: c for c in (
     F.mean_absolute_percentage_error, F.mean_squared_logarithmic_error,
     F.cosine_similarity, F.log_cosh, F.huber, F.hinge, F.squared_hinge,
     F.categorical_hinge)}
-ALL_OBJECTS.update({
+_ALL_OBJECTS.update({
     "bce": F.binary_crossentropy, "BCE": F.binary_crossentropy, "kld": F.kl_divergence,
     "KLD": F.kl_divergence, "mae": F.mean_absolute_error, "MAE": F.mean_absolute_error,
     "mse": F.mean_squared_error, "MSE": F.mean_squared_error,
@@ -456,7 +459,7 @@ def deserialize(name, custom_objects=None):
     >>> tf.keras.losses.deserialize("mse").__name__
     'mean_squared_error'
     """
-    known = dict(ALL_OBJECTS, **(custom_objects or {}))
+    known = dict(_ALL_OBJECTS, **(custom_objects or {}))
     if isinstance(name, dict):
         cls = known.get(name["class_name"])
         if cls is None:
@@ -481,17 +484,17 @@ def get(identifier):
     if isinstance(identifier, dict):
         obj = deserialize(identifier)
     elif isinstance(identifier, str):
-        obj = ALL_OBJECTS.get(identifier)
+        obj = _ALL_OBJECTS.get(identifier)
     else:
         obj = identifier
     if callable(obj):
         return obj() if inspect.isclass(obj) else obj
-    names = sorted(k for k in ALL_OBJECTS if k[0].islower())
+    names = sorted(k for k in _ALL_OBJECTS if k[0].islower())
     raise ValueError(f"Could not interpret loss identifier: {identifier} Use a loss class, "
                      f"a function, or one of the names {names}.")
 
 
-def get_loss(identifier, y_true, y_pred):
+def _get_loss(identifier, y_true, y_pred):
     """The `Loss` object `compile(loss=identifier)` uses (for `compile` to call).
 
     Like Keras, the strings "crossentropy"/"ce" pick binary, sparse or categorical
@@ -499,9 +502,9 @@ def get_loss(identifier, y_true, y_pred):
     is_binary_or_sparse_categorical`); plain functions are wrapped in a
     `LossFunctionWrapper` named after the identifier.
 
-    >>> get_loss("crossentropy", tf.zeros([4]), tf.zeros([4, 3])).fn.__name__
+    >>> _get_loss("crossentropy", tf.zeros([4]), tf.zeros([4, 3])).fn.__name__
     'sparse_categorical_crossentropy'
-    >>> get_loss("mse", None, None).name
+    >>> _get_loss("mse", None, None).name
     'mse'
     """
     if identifier is None:
@@ -516,8 +519,10 @@ def get_loss(identifier, y_true, y_pred):
             F.sparse_categorical_crossentropy if is_sparse else F.categorical_crossentropy
     if not isinstance(loss, Loss):
         name = identifier if isinstance(identifier, str) else getattr(loss, "__name__", None)
-        loss = LossFunctionWrapper(loss, name=name)
+        loss = _LossFunctionWrapper(loss, name=name)
     return loss
 
 
-del tf_export  # an implementation import: TF's namespace does not show it
+# Implementation names: TF's namespace does not show them.
+_LossFunctionWrapper = LossFunctionWrapper
+del tf_export, LossFunctionWrapper

@@ -22,7 +22,7 @@ from ..ops.math_ops import cast
 from ..ops.math_ops import pow as pow_
 from ..ops.reduction_ops import reduce_sum
 from .loss_functions import EPSILON
-from .losses import ALL_OBJECTS, Loss, LossFunctionWrapper
+from .losses import _ALL_OBJECTS, Loss, _LossFunctionWrapper
 
 
 def _pair(y_true, y_pred):
@@ -75,7 +75,7 @@ def categorical_generalized_cross_entropy(y_true, y_pred, q):
     return (1 - pow_(p, cast(q, y_pred.dtype))) / q
 
 
-class _ConfiguredLoss(LossFunctionWrapper):
+class _ConfiguredLoss(_LossFunctionWrapper):
     """get_config: Loss's (name, reduction, dtype) plus the listed arguments."""
 
     _config_keys = ()
@@ -143,6 +143,6 @@ class CategoricalGeneralizedCrossEntropy(_ConfiguredLoss):
 
 
 # `get`, `deserialize` and `compile(loss="...")` find them by name too
-ALL_OBJECTS.update({obj.__name__: obj for obj in (
+_ALL_OBJECTS.update({obj.__name__: obj for obj in (
     Dice, Tversky, CategoricalGeneralizedCrossEntropy, dice, tversky,
     categorical_generalized_cross_entropy)})

@@ -307,7 +307,7 @@ def test_custom_loss_subclass_and_function():
     def l4(y_true, y_pred):
         return tf.reduce_mean((y_true - y_pred) ** 4, axis=-1)
 
-    wrapped = L.LossFunctionWrapper(l4, reduction="sum")
+    wrapped = L._LossFunctionWrapper(l4, reduction="sum")
     assert wrapped.name == "l4" and float(wrapped([[0.0], [0.0]], [[1.0], [2.0]])) == 17.0
     with pytest.raises(NotImplementedError, match="must define call"):
         L.Loss()([[1.0]], [[1.0]])
@@ -378,13 +378,13 @@ def test_public_paths():
 
 
 def test_get_loss_for_compile():
-    from minitf.keras.losses import get_loss
+    from minitf.keras.losses import _get_loss as get_loss
 
     assert get_loss("ce", tf.zeros([4, 1]), tf.zeros([4, 1])).fn is L.binary_crossentropy
     assert get_loss("crossentropy", tf.zeros([4, 3]), tf.zeros([4, 3])).fn is \
         L.categorical_crossentropy
     loss = get_loss("mse", None, None)
-    assert isinstance(loss, L.LossFunctionWrapper) and loss.name == "mse"
+    assert isinstance(loss, L._LossFunctionWrapper) and loss.name == "mse"
     assert float(loss([[1.0]], [[3.0]])) == 4.0
     huber = L.Huber()
     assert get_loss(huber, None, None) is huber

@@ -1,7 +1,7 @@
 """What `model.compile(loss=..., metrics=...)` turns its arguments into.
 
 `CompileLoss` holds one loss per model output (resolved from strings with
-`losses.get_loss`) and adds them up, times `loss_weights`. `CompileMetrics`
+`losses._get_loss`) and adds them up, times `loss_weights`. `CompileMetrics`
 holds the metric objects per output (resolved with `metrics.lookup.
 get_metric`, which picks the right accuracy from the shapes). Both are built
 from the first batch, because "accuracy" and "crossentropy" need to see
@@ -97,7 +97,7 @@ class CompileLoss:
             raise ValueError(f"The model has {count} outputs, but `y` holds {len(flat_true)} "
                              "arrays. Pass one target per output (a list, or a dict keyed "
                              f"by output name: {names}).")
-        self.losses = [losses_module.get_loss(s, t, p) if s is not None else None
+        self.losses = [losses_module._get_loss(s, t, p) if s is not None else None
                        for s, t, p in zip(specs, flat_true, flat_pred)]
         self.weights = [1.0 if w is None else float(w) for w in weights]
         self.names = names
