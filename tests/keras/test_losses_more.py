@@ -1,4 +1,4 @@
-"""Keras 3.15 losses added late: Dice, Tversky, Circle, CategoricalGeneralizedCrossEntropy
+"""Keras 3.15 losses added late: Dice, Tversky, Circle, CTC, CategoricalGeneralizedCrossEntropy
 (classes and functions), plus the short aliases (MSE, KLD, logcosh, ...) of both
 keras.losses and keras.metrics.
 
@@ -74,7 +74,54 @@ def test_circle_by_hand():
     assert losses.shape == (3,)
 
 
+CTC_LABELS = np.array([[1, 2, 2, 0], [3, 0, 0, 0], [2, 3, 1, 1]], np.int32)
+CTC_LOGITS = np.random.default_rng(2).normal(size=(3, 7, 4)).astype(f32)
+
+
+def _ctc_by_enumeration(label, logits):
+    """-log of the summed probability of every path that collapses to `label`."""
+    probs = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    total = 0.0
+    for path in np.ndindex(*[logits.shape[1]] * logits.shape[0]):
+        merged = [c for i, c in enumerate(path) if i == 0 or c != path[i - 1]]
+        if [c for c in merged if c != 0] == list(label):
+            total += np.prod(probs[np.arange(len(path)), path])
+    return -np.log(total)
+
+
+def test_ctc_by_enumerating_paths():
+    logits = np.random.default_rng(4).normal(size=(2, 4, 3))
+    labels = np.array([[1, 1], [2, 0]])
+    want = [_ctc_by_enumeration([1, 1], logits[0]), _ctc_by_enumeration([2], logits[1])]
+    np.testing.assert_allclose(L.ctc(labels, logits.astype(f32)), want, rtol=1e-5)
+    np.testing.assert_allclose(L.CTC()(labels, logits.astype(f32)), np.mean(want), rtol=1e-5)
+    np.testing.assert_allclose(L.ctc([[1]], np.zeros((1, 2, 2), f32)), [-np.log(0.75)],
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match=r"\(batch_size, max_length\)` in integer format"):
+        L.ctc([1, 2], CTC_LOGITS)
+    with pytest.raises(ValueError, match="max_length, num_classes"):
+        L.ctc(CTC_LABELS, CTC_LOGITS[0])
+    assert L.CTC().get_config() == {"name": "ctc", "reduction": "sum_over_batch_size"}
+    assert L.get("ctc") is L.ctc and isinstance(L.get("CTC"), L.CTC)
+
+
+def test_ctc_fit_and_keras_file(tmp_path):
+    x = np.random.default_rng(1).random((8, 5, 3)).astype(f32)
+    y = np.array([[1, 2, 0]] * 4 + [[2, 0, 0]] * 4)
+    model = tf.keras.Sequential([tf.keras.Input((5, 3)), tf.keras.layers.Dense(4)])
+    model.compile(tf.keras.optimizers.SGD(0.5), tf.keras.losses.CTC())
+    history = model.fit(x, y, epochs=3, batch_size=8, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    model.save(tmp_path / "ctc.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "ctc.keras")
+    assert isinstance(loaded.loss, L.CTC)
+    np.testing.assert_allclose(loaded.evaluate(x, y, verbose=0), model.evaluate(x, y, verbose=0),
+                               rtol=1e-6)
+
+
 def test_gradients_match_finite_differences():
+    check_grads(lambda z: L.ctc(CTC_LABELS[:2], z), CTC_LOGITS[:2, :5].astype(np.float64),
+                rtol=1e-4, atol=1e-5)
     t, p = YT.astype(np.float64), YP.astype(np.float64)
     check_grads(lambda y: L.dice(t, y, axis=1), p)
     check_grads(lambda y: L.tversky(t, y, alpha=0.8, beta=0.2), p)
@@ -193,6 +240,16 @@ def test_matches_real_tf():
         loss = L.Circle(gamma=4.0)(tf.constant([0, 0, 1]), e)
     ours.append([tape.gradient(loss, e).numpy(), None])
     calls.append(("Circle gradient", {}, None, None))
+    code += (f"x = tf.Variable(np.array({CTC_LOGITS.tolist()}, 'float32'))\n"
+             f"y = tf.constant({CTC_LABELS.tolist()})\nwith tf.GradientTape() as tape:\n"
+             "    per_example = L.ctc(y, x); loss = L.CTC()(y, x)\n"
+             "out.append([per_example.numpy().tolist(), None])\n"
+             "out.append([tape.gradient(loss, x).numpy().tolist(), None])\n")
+    x = tf.Variable(CTC_LOGITS)
+    with tf.GradientTape() as tape:
+        per_example, loss = L.ctc(CTC_LABELS, x), L.CTC()(CTC_LABELS, x)
+    ours += [[per_example.numpy(), None], [tape.gradient(loss, x).numpy(), None]]
+    calls += [("ctc", {}, None, None), ("CTC gradient", {}, None, None)]
     theirs = run_tf_json(code + "print(json.dumps(out))")
     assert np.all(np.isfinite(ours[-1][0]))
     for (name, *_), (value, config), (real_value, real_config) in zip(calls, ours, theirs):
