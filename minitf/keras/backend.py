@@ -25,7 +25,7 @@ def get_uid(prefix=""):
     return _UIDS[prefix]
 
 
-def unique_name(prefix):
+def _unique_name(prefix):
     """'dense', then 'dense_1', 'dense_2', ... (Keras's auto_name)."""
     uid = get_uid(prefix)
     return prefix if uid == 1 else f"{prefix}_{uid - 1}"

@@ -219,10 +219,10 @@ class TruncatedNormal(RandomInitializer):
         return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
 
 
-def compute_fans(shape):
+def _compute_fans(shape):
     """(fan_in, fan_out) of a weight shape; for conv kernels the receptive field counts.
 
-    >>> compute_fans((3, 3, 16, 32))
+    >>> _compute_fans((3, 3, 16, 32))
     (144, 288)
     """
     shape = tuple(shape)
@@ -269,7 +269,7 @@ class VarianceScaling(RandomInitializer):
             fan_in = math.prod(shape[a] for a in self.input_axes)
             fan_out = math.prod(shape[a] for a in self.output_axes)
         else:
-            fan_in, fan_out = compute_fans(shape)
+            fan_in, fan_out = _compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         scale = self.scale / max(1.0, n[self.mode])
         dtype = _dtype(dtype)
@@ -405,4 +405,7 @@ def get(identifier):
     raise ValueError(f"Could not interpret initializer identifier: {identifier}")
 
 
-del tf_export  # an implementation import: TF's namespace does not show it
+# Implementation names (Keras keeps RandomInitializer private too): TF's namespace does
+# not show them.
+_RandomInitializer = RandomInitializer
+del tf_export, RandomInitializer

@@ -56,11 +56,9 @@ MINITF_ONLY = [
      "or not at all)",
      ["tf.autograph.Function", "tf.autograph.convert", "tf.autograph.do_not_convert",
       "tf.autograph.set_loop_options"]),
-    ("Leak: helpers of minitf's keras packages",
-     ["tf.keras.backend.unique_name", "tf.keras.initializers.RandomInitializer",
-      "tf.keras.initializers.compute_fans",
-      # lesson 24 shows their source (show_source) by these names
-      "tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values"]),
+    ("Leak: helpers of minitf.keras.losses, kept public because lesson 24 shows their "
+     "source (show_source) under these names",
+     ["tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values"]),
     ("Leak: tf.* ops and helpers imported into minitf's keras namespaces",
      [f"tf.{space}.{name}" for space, names in _LEAKED_IMPORTS.items()
       for name in names.split()]),

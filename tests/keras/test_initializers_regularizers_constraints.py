@@ -57,7 +57,7 @@ def test_lookup_by_string_and_errors():
 
 
 def test_compute_fans():
-    from minitf.keras.initializers import compute_fans
+    from minitf.keras.initializers import _compute_fans as compute_fans
     assert compute_fans(()) == (1, 1)
     assert compute_fans((5,)) == (5, 5)
     assert compute_fans((3, 4)) == (3, 4)

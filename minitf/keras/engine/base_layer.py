@@ -106,7 +106,7 @@ class Layer(Module):
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError("Argument `name` must be a string and cannot contain character "
                              f"`/`. Received: name={name} (of type {type(name)})")
-        self._name = name or backend.unique_name(to_snake_case(type(self).__name__))
+        self._name = name or backend._unique_name(to_snake_case(type(self).__name__))
         self._scope_name = self._name + "/"
         self._trainable = bool(trainable)
         self._dtype_policy = _policy(dtype)

@@ -41,7 +41,7 @@ class Functional(Model):
                                  f"invalid value {x} of type {type(x)}. Make inputs with "
                                  "tf.keras.Input(...) and outputs by calling layers on them.")
         # "functional", or the subclass's own name for `CustomModel(inputs, outputs)`.
-        name = name or backend.unique_name(to_snake_case(type(self).__name__))
+        name = name or backend._unique_name(to_snake_case(type(self).__name__))
         super().__init__(name=name, trainable=trainable, **kwargs)
         self._inputs_struct = inputs
         self._outputs_struct = outputs

@@ -44,7 +44,7 @@ class InputLayer(Layer):
         if shape is None and batch_shape is None and input_tensor is None:
             raise ValueError("You must pass a `shape` argument. For example "
                              "tf.keras.Input(shape=(3,)) for vectors of 3 numbers.")
-        super().__init__(name=name or backend.unique_name("input_layer"))
+        super().__init__(name=name or backend._unique_name("input_layer"))
         if input_tensor is not None:
             batch_shape = input_tensor.shape
         elif shape is not None:

@@ -33,7 +33,7 @@ class KerasTensor:
         self._shape = _as_shape(shape)
         self._dtype = dtypes.as_dtype(dtype)
         self.sparse = sparse
-        self.name = name or backend.unique_name("keras_tensor")
+        self.name = name or backend._unique_name("keras_tensor")
         self._keras_history = None
 
     @property
@@ -113,7 +113,7 @@ def _operation(name, function, tensor, other):
     """A Lambda layer computing `function(tensor, other)`; `other` is a second input if
     it is a KerasTensor, else a constant captured by the layer."""
     from ..layers.core import Lambda
-    layer_name = backend.unique_name(name)
+    layer_name = backend._unique_name(name)
     if isinstance(other, KerasTensor):
         return Lambda(lambda xs: function(xs[0], xs[1]), name=layer_name)([tensor, other])
     return Lambda(lambda x: function(x, other), name=layer_name)(tensor)

@@ -27,7 +27,7 @@ class Sequential(Model):
     """A model made of `layers`, in order; add more with `add`."""
 
     def __init__(self, layers=None, trainable=True, name=None):
-        super().__init__(trainable=trainable, name=name or backend.unique_name("sequential"))
+        super().__init__(trainable=trainable, name=name or backend._unique_name("sequential"))
         self.__dict__["_functional"] = None  # not a sublayer: bypass tracking
         for layer in layers or []:
             self.add(layer, rebuild=False)

@@ -59,7 +59,7 @@ class Model(Trainer, Layer):
             Functional.__init__(self, *args, **kwargs)
             return
         name = kwargs.pop("name", None)
-        super().__init__(name=name or backend.unique_name(_default_name(self)), **kwargs)
+        super().__init__(name=name or backend._unique_name(_default_name(self)), **kwargs)
         self.compiled = False
         self.optimizer = None
         self.stop_training = False

@@ -114,7 +114,7 @@ def keras_default_name(cls_name):
     (The rule every Keras layer uses: keras/utils/naming.py `to_snake_case`.)
     """
     from ..utils.naming import to_snake_case
-    return backend.unique_name(to_snake_case(cls_name))
+    return backend._unique_name(to_snake_case(cls_name))
 
 
 class KerasNamed:

@@ -36,7 +36,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.tf_export import tf_export
 from ...framework.variables import Variable, VariableAggregation, VariableSynchronization
-from ..backend import unique_name
+from ..backend import _unique_name
 from ..variables import Variable as KerasVariable
 
 
@@ -55,7 +55,7 @@ class Metric:
 
     def __init__(self, dtype=None, name=None):
         # Keras 3's auto_name: an unnamed metric is 'auc', then 'auc_1', ... (per program)
-        self.name = name or unique_name(_snake_case(type(self).__name__))
+        self.name = name or _unique_name(_snake_case(type(self).__name__))
         self._dtype = dtypes.as_dtype(dtype or "float32")
         self._variables = []
         self._metrics = []

@@ -1,7 +1,7 @@
 """Keras's default names: `Conv2DTranspose` -> "conv2d_transpose".
 
 A layer or model made without `name=` is named after its class in snake case,
-then numbered by `backend.unique_name` ("dense", "dense_1", ...). Keras has its
+then numbered by `backend._unique_name` ("dense", "dense_1", ...). Keras has its
 own rule for the snake case, and it differs from `tf.Module`'s (minitf/module.py
 `camel_to_snake`, which TF also keeps): a digit is not a word boundary, so
 `Conv2D` is "conv2d" for Keras but "conv2_d" for a `tf.Module`.

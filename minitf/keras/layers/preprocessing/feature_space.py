@@ -41,7 +41,7 @@ _MODULE = "keras.src.layers.preprocessing.feature_space"  # where Keras keeps th
 
 def _auto_name(prefix):
     from ... import backend
-    return backend.unique_name(prefix)
+    return backend._unique_name(prefix)
 
 
 def _lookup_layers():
