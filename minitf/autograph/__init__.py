@@ -34,7 +34,8 @@ The pieces, in the order they act:
 Importing this package sets `Function.converter`, the hook `tf.function`
 uses to convert a function before tracing it.
 """
-from ..framework.function import Function
-from .api import convert, do_not_convert, set_loop_options, to_code, to_graph  # noqa: F401
+from ..framework.function import Function as _Function
+from .api import convert as _convert
+from .api import to_code, to_graph  # noqa: F401
 
-Function.converter = staticmethod(convert)
+_Function.converter = staticmethod(_convert)

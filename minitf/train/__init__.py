@@ -10,11 +10,10 @@
 * `checkpoint_management.py` - `CheckpointManager`.
 """
 from . import checkpoint_management  # noqa: F401 - registers tf.train.CheckpointManager
-from .checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus  # noqa: F401
+from .checkpoint import Checkpoint  # noqa: F401
 from .checkpoint_management import CheckpointManager  # noqa: F401
 from .checkpoint_state import latest_checkpoint  # noqa: F401
-from .checkpoint_utils import (CheckpointReader, list_variables, load_checkpoint,  # noqa: F401
-                               load_variable)
+from .checkpoint_utils import list_variables, load_checkpoint, load_variable  # noqa: F401
 
 
 from . import example as _example  # noqa: E402 - protobuf itself loads on first use

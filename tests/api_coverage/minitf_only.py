@@ -48,14 +48,6 @@ MINITF_ONLY = [
      "TF 2 has their values as tf.saved_model.SERVING and "
      "tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
      ["tf.saved_model.signature_constants", "tf.saved_model.tag_constants"]),
-    ("Leak: classes tf.train's functions return (TF hides them: load_checkpoint gives a "
-     "CheckpointReader, Checkpoint.restore a load status)",
-     ["tf.train.CheckpointLoadStatus", "tf.train.CheckpointReader",
-      "tf.train.InitializationOnlyStatus"]),
-    ("Leak: minitf.autograph's implementation (TF has these under tf.autograph.experimental "
-     "or not at all)",
-     ["tf.autograph.Function", "tf.autograph.convert", "tf.autograph.do_not_convert",
-      "tf.autograph.set_loop_options"]),
     ("Leak: helpers of minitf.keras.losses, kept public because lesson 24 shows their "
      "source (show_source) under these names",
      ["tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values"]),
