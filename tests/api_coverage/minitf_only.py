@@ -14,7 +14,7 @@ Reasons start with one of:
   hides its internals): a fidelity gap, to remove (`del` it, or import it under
   a leading underscore).
 """
-# Package namespace -> the tf.* ops (and `tf_export`) its __init__ imports and leaves visible.
+# Package namespace -> the tf.* ops it imports and leaves visible.
 _LEAKED_IMPORTS = {
     # lesson 24 shows reduce_values and Loss.__call__, which use these, with line numbers
     "keras.losses": "cast convert_to_tensor divide_no_nan logical_and reduce_sum size",
@@ -51,7 +51,8 @@ MINITF_ONLY = [
     ("Leak: helpers of minitf.keras.losses, kept public because lesson 24 shows their "
      "source (show_source) under these names",
      ["tf.keras.losses.reduce_values", "tf.keras.losses.reduce_weighted_values"]),
-    ("Leak: tf.* ops and helpers imported into minitf's keras namespaces",
+    ("Leak: tf.* ops imported into minitf.keras.losses, kept because lesson 24 shows the "
+     "code that uses them (show_source, with line numbers)",
      [f"tf.{space}.{name}" for space, names in _LEAKED_IMPORTS.items()
       for name in names.split()]),
 ]
