@@ -83,10 +83,13 @@ def test_documented_examples_warn_nothing(name):
 def test_documented_examples_under_pytest_W_error():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W",
-         "error::UserWarning", os.path.join(root, "tests", "test_docstrings.py"), "-k",
+        # one process, not an xdist worker's child: under xdist, plugins such as
+        # pytest-benchmark warn, and -W error would make that an error
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "--dist", "no", "-p", "no:cacheprovider",
+         "-W", "error::UserWarning", os.path.join(root, "tests", "test_docstrings.py"), "-k",
          " or ".join(n.rsplit(".", 1)[1] for n in DOCSTRING_MODULES)],
-        capture_output=True, text=True, cwd=root, timeout=600)
+        capture_output=True, text=True, cwd=root, timeout=600,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")})
     assert done.returncode == 0, done.stdout[-3000:]
     assert "2 passed" in done.stdout
 

@@ -41,13 +41,15 @@ def path_without_tools(tmp_path_factory):
 
 
 def run_pytest(path, selection, require=False, extra=()):
-    env = dict(os.environ, PATH=path, PYTHONPATH=str(ROOT))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env.update(PATH=path, PYTHONPATH=str(ROOT))
     env.pop("MINITF_REQUIRE_TOOLS", None)
     if require:
         env["MINITF_REQUIRE_TOOLS"] = "1"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:randomly",
-                           *extra, *selection], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=900)
+    # -n 0: one process (the parent run's workers are enough).
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "--dist", "no",
+                           "-rsf", "-p", "no:randomly", *extra, *selection], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout + done.stderr
 
 
