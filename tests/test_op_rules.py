@@ -358,6 +358,7 @@ ELEMENTWISE = sorted((op for op in family_ops() if is_elementwise(op) and op.nam
 EXTRA = {"SelectV2": ("condition", 2, {}), "ReluGrad": (None, 2, {}),
          "Cumsum": (None, 1, {"axis": 0, "exclusive": False, "reverse": False}),
          "Cumprod": (None, 1, {"axis": 0, "exclusive": False, "reverse": True}),
+         "CumulativeLogsumexp": (None, 1, {"axis": 0, "exclusive": False, "reverse": False}),
          "LeakyRelu": (None, 1, {"alpha": 0.2})}
 
 
