@@ -31,8 +31,8 @@ import minitf as tf
 
 from ....framework.tf_export import tf_export
 from ....image.dtype_conversion import saturate_cast
-from .image_preprocessing import (BaseImagePreprocessingLayer, batch_size, make_generator,
-                                  random_uniform)
+from .image_preprocessing import (BaseImagePreprocessingLayer, batch_size, factor_pair,
+                                  make_generator, random_uniform)
 
 
 def _check_value_range(value_range):
@@ -160,16 +160,7 @@ class Solarization(BaseImagePreprocessingLayer):
         self.value_range = _check_value_range(value_range)
 
     def _factor(self, factor, name):
-        if isinstance(factor, (tuple, list)):
-            if len(factor) != 2:
-                raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
-            for value in factor:
-                self._check(value)
-            return tuple(sorted(factor))
-        if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-            self._check(factor)
-            return (0, factor)
-        raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+        return factor_pair(factor, name, self._FACTOR_MESSAGE, self._check, from_zero=True)
 
     def _check(self, value):
         if value > 1.0 or value < 0:

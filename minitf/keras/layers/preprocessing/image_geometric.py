@@ -27,7 +27,7 @@ import minitf as tf
 from ....framework.tf_export import tf_export
 from ....image.affine_transform import affine_transform
 from .image_preprocessing import (BaseImagePreprocessingLayer, affine_matrix, batch_size,
-                                  make_generator, random_uniform)
+                                  factor_pair, make_generator, random_uniform)
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
@@ -156,16 +156,7 @@ class _TwoFactorLayer(_AffineLayer):
         return value > 1.0 or value < -1.0
 
     def _two_factors(self, factor, name):
-        if isinstance(factor, (tuple, list)):
-            if len(factor) != 2:
-                raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
-            for value in factor:
-                self._check_range(value)
-            return tuple(sorted(factor))
-        if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-            self._check_range(factor)
-            return (-abs(factor), abs(factor))
-        raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+        return factor_pair(factor, name, self._FACTOR_MESSAGE, self._check_range)
 
     def _check_range(self, value):
         if self._out_of_range(value):
@@ -284,16 +275,7 @@ class RandomShear(_AffineLayer):
         self._set_modes(fill_mode, interpolation, seed, fill_value)
 
     def _factor(self, factor, name):
-        if isinstance(factor, (tuple, list)):
-            if len(factor) != 2:
-                raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
-            for value in factor:
-                self._check(value)
-            return tuple(sorted(factor))
-        if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-            self._check(factor)
-            return (-abs(factor), abs(factor))
-        raise ValueError(self._FACTOR_MESSAGE + f"Received: {name}={factor}")
+        return factor_pair(factor, name, self._FACTOR_MESSAGE, self._check)
 
     def _check(self, value):
         if value > 1.0 or value < 0.0:

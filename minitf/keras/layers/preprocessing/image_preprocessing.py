@@ -77,6 +77,28 @@ AugmentationUniform = Op("AugmentationUniform", _uniform_forward, typed=[], dtyp
                          shape=lambda shape, seed, **attrs: TensorShape([None] * (shape[0] or 0)))
 
 
+def factor_pair(factor, name, message, check, from_zero=False):
+    """Keras's `(lower, upper)` for a factor argument, each bound passed to `check` first.
+
+    A pair is sorted; one number `f` means `(-|f|, |f|)`, or `(0, f)` when `from_zero`.
+
+    >>> factor_pair(0.2, "factor", "", lambda v: None)
+    (-0.2, 0.2)
+    >>> factor_pair([0.3, 0.1], "factor", "", lambda v: None)
+    (0.1, 0.3)
+    """
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(message + f"Received: {name}={factor}")
+        for value in factor:
+            check(value)
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        check(factor)
+        return (0, factor) if from_zero else (-abs(factor), abs(factor))
+    raise ValueError(message + f"Received: {name}={factor}")
+
+
 def batch_size(images):
     """The batch size: static when known, else a tensor read when the graph runs."""
     return images.shape[0] if images.shape[0] is not None else tf.shape(images)[0]
