@@ -30,6 +30,7 @@ the config instead.
 In TensorFlow this is `keras/src/layers/preprocessing/index_lookup.py`.
 """
 import collections
+import itertools
 import os
 
 import numpy as np
@@ -60,6 +61,16 @@ def listify(x):
         x = x.numpy()
     return x.tolist() if isinstance(x, np.ndarray) else x
 
+
+
+def adapt_batches(data, steps=None):
+    """The batches `adapt` reads when `data` is a `tf.data.Dataset` or another iterable of
+    batches (at most `steps` of them), or None when `data` is one array, list or tensor."""
+    if isinstance(data, tf.data.Dataset):
+        return data.take(steps) if steps is not None else data
+    if hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray, tf.Tensor)):
+        return itertools.islice(data, steps)
+    return None
 
 class IndexLookup(Layer):
     """Maps tokens to indices through a vocabulary (not exported: see the subclasses)."""
@@ -258,14 +269,9 @@ class IndexLookup(Layer):
         """Learn the vocabulary from `data`: an array, a list, a tensor, a `tf.data.Dataset`
         (of batches) or another iterable of batches; `steps` limits the batches read."""
         self.reset_state()
-        if isinstance(data, tf.data.Dataset):
-            for batch in (data.take(steps) if steps is not None else data):
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray,
-                                                                tf.Tensor)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
+        batches = adapt_batches(data, steps)
+        if batches is not None:
+            for batch in batches:
                 self.update_state(batch)
         else:
             data = self._ensure_array(data)

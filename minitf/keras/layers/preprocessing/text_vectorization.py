@@ -38,7 +38,7 @@ from ....framework.tf_export import tf_export
 from ...engine import keras_tensor
 from ...engine.base_layer import Layer
 from ...saving import object_registration
-from .index_lookup import listify, validate_string_arg
+from .index_lookup import adapt_batches, listify, validate_string_arg
 from .string_lookup import StringLookup
 from .text_ops import ngrams_dense, split_to_dense
 
@@ -94,14 +94,9 @@ class TextVectorization(Layer):
         """Learn the vocabulary (most frequent tokens first) from strings: an array, a list,
         a tensor, a batched `tf.data.Dataset` or another iterable of batches."""
         self.reset_state()
-        if isinstance(data, tf.data.Dataset):
-            for batch in (data.take(steps) if steps is not None else data):
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray,
-                                                                tf.Tensor)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
+        batches = adapt_batches(data, steps)
+        if batches is not None:
+            for batch in batches:
                 self.update_state(batch)
         else:
             data = tf.convert_to_tensor(data, tf.string)
