@@ -17,9 +17,11 @@ array([[0. , 1.5],
        [2. , 0. ]], dtype=float32)
 
 `tf.io.VarLenFeature` parses into one: each example holds a list of any
-length, so row `i` of the batch has its own number of stored entries. So far
-minitf has what that parsing needs; the rest of `tf.sparse` (reorder, add,
-sparse_dense_matmul, ...) is not written yet.
+length, so row `i` of the batch has its own number of stored entries. The
+rest of `tf.sparse` lives beside this file: sparse_reorder_ops.py (reorder,
+reshape, transpose, from_dense, ...), sparse_concat_ops.py (concat, split,
+slice), sparse_math_ops.py (add, reductions, softmax, `st * dense`) and
+sparse_matmul_ops.py (sparse_dense_matmul, segment sums, bincount, cross).
 In TensorFlow a SparseTensor is a `CompositeTensor` that `tf.function` and
 `tf.data` take apart into its three tensors; minitf's passes through
 eager code and within a traced function, not yet across `tf.function` or
@@ -82,6 +84,19 @@ class SparseTensor:
     def get_shape(self):
         return self.shape
 
+    def with_values(self, new_values):
+        """The same indices and dense_shape with other values (one per stored entry).
+
+        >>> st = tf.SparseTensor([[0, 1]], [2.0], [2, 2])
+        >>> st.with_values(st.values * 10).values.numpy()
+        array([20.], dtype=float32)
+        """
+        new_values = convert_to_tensor(new_values)
+        old, new = self._values.shape, new_values.shape
+        if old.rank is not None and new.rank is not None and not old.is_compatible_with(new):
+            raise ValueError(f"Shapes {old} and {new} are incompatible")
+        return SparseTensor(self._indices, new_values, self._dense_shape)
+
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
@@ -97,6 +112,24 @@ def _refuse_conversion(value, dtype=None):
 
 
 register_tensor_conversion_function(SparseTensor, _refuse_conversion)
+
+
+def check_sparse(value, what="Input"):
+    """`value` if it is a SparseTensor, else TF's TypeError for a sparse op's argument."""
+    if not isinstance(value, SparseTensor):
+        raise TypeError(f"{what} must be a SparseTensor, not {type(value).__name__}.")
+    return value
+
+
+def row_major_order(indices):
+    """The permutation that sorts the rows of an [N, rank] index array in row-major order.
+
+    >>> row_major_order(np.array([[1, 0], [0, 2], [0, 1]]))
+    array([2, 1, 0])
+    """
+    if indices.shape[1] == 0:
+        return np.arange(indices.shape[0])
+    return np.lexsort(indices.T[::-1])
 
 
 # --- SparseToDense: scatter the values into a tensor filled with the default -------------
@@ -126,6 +159,10 @@ def _sparse_to_dense(indices, output_shape, values, default_value, validate_indi
     shape = tuple(int(d) for d in output_shape)
     if validate_indices:
         _check_indices(indices, np.array(shape))
+    elif indices.size and (np.any(indices < 0) or np.any(indices >= np.array(shape))):
+        raise errors.InvalidArgumentError(
+            None, "SparseToDense", f"Indices are not valid (out of bounds).  Shape: "
+            f"{_index_text(shape)} [Op:SparseToDense] Each index must lie inside dense_shape.")
     out = np.full(shape, default_value, dtype=values.dtype)
     out[tuple(indices.T)] = values
     return out
