@@ -24,7 +24,7 @@ from .array_ops import _dims_for_reshape, expand_dims, reshape, transpose
 from .shape_ops import dim_of
 from .creation_ops import zeros_like
 from .math_ops import abs as abs_
-from .math_ops import cast, where
+from .math_ops import cast, log, logical_and, where
 from .nn_ops import LogSoftmax, Softmax, relu
 from .reduction_ops import reduce_sum
 from .shape_rules import dims_text
@@ -294,3 +294,30 @@ def l2_loss(t, name=None):
     2.5
     """
     return apply(L2Loss, [convert_to_tensor(t)])
+
+
+# --- log_poisson_loss --------------------------------------------------------------------------
+@tf_export("nn.log_poisson_loss")
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """The Poisson negative log-likelihood from a log-rate c: exp(c) - c * z.
+
+    compute_full_loss adds Stirling's approximation of log(z!),
+    z log z - z + 0.5 log(2 pi z), for targets z > 1 (0 where 0 <= z <= 1).
+
+    >>> tf.nn.log_poisson_loss([0.0, 3.0], [0.0, 1.0]).numpy()
+    array([ 1.        , -0.28171802], dtype=float32)
+    """
+    log_input = convert_to_tensor(log_input)
+    targets = convert_to_tensor(targets)
+    if not targets.shape.is_compatible_with(log_input.shape):
+        raise ValueError("`log_input` and `targets` must have the same shape, received "
+                         f"({log_input.shape} vs {targets.shape}).")
+    result = exp(log_input) - log_input * targets
+    if compute_full_loss:
+        point_five = convert_to_tensor(0.5, dtype=targets.dtype)
+        two_pi = convert_to_tensor(2 * np.pi, dtype=targets.dtype)
+        stirling = targets * log(targets) - targets + point_five * log(two_pi * targets)
+        zeros = zeros_like(targets)
+        small = logical_and(targets >= zeros, targets <= zeros + 1)
+        result += where(small, zeros, stirling)
+    return result

@@ -23,6 +23,7 @@ from ..framework.gradient_ops import zeros_like
 from ..framework.op import Op, apply, usable_out
 from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
+from .array_ops import concat
 from .math_ops import abs as abs_
 from .math_ops import cast, logical_and, pow, where
 from .reduction_ops import reduce_sum
@@ -250,6 +251,18 @@ def swish(features, beta=1.0):
 
 
 silu = swish
+
+
+@tf_export("nn.crelu")
+def crelu(features, axis=-1, name=None):
+    """Concatenated ReLU: relu(concat([x, -x], axis)), so the positive and the negative
+    part of each feature both survive (the axis doubles in size).
+
+    >>> tf.nn.crelu([1.0, -2.0]).numpy()
+    array([1., 0., 0., 2.], dtype=float32)
+    """
+    features = convert_to_tensor(features)
+    return relu(concat([features, -features], axis))
 
 
 # --- softmax, log_softmax ----------------------------------------------------------------------
