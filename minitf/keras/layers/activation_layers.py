@@ -1,4 +1,5 @@
-"""Activation layers: ReLU, LeakyReLU, ELU, PReLU and Softmax (Keras 3's arguments).
+"""Activation layers: ReLU, LeakyReLU, ELU, PReLU, Softmax (Keras 3's arguments), and the
+legacy ThresholdedReLU that tf.keras keeps.
 
 Each is its activation function as a layer, so it can sit in a `Sequential`
 model and be saved by name with its settings. `PReLU` is the one with a
@@ -123,6 +124,36 @@ class ELU(_ActivationLayer):
     def get_config(self):
         config = super().get_config()
         config["alpha"] = self.alpha
+        return config
+
+
+@tf_export("keras.layers.ThresholdedReLU")
+class ThresholdedReLU(_ActivationLayer):
+    """x where x > theta, else 0 (a legacy layer tf.keras 2.21 still has; Keras 3 has
+    not: use `ReLU(threshold=theta)`, which gives the same values for theta >= 0).
+
+    >>> tf.keras.layers.ThresholdedReLU(theta=1.0)(tf.constant([0.5, 1.0, 2.0])).numpy()
+    array([0., 0., 2.], dtype=float32)
+    """
+
+    _keras_module = "keras._legacy.layers"  # how tf.keras serializes its legacy layers
+
+    def __init__(self, theta=1.0, **kwargs):
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError("Theta of a Thresholded ReLU layer cannot be None, expecting a "
+                             f"float. Received: {theta}")
+        if theta < 0:
+            raise ValueError("The theta value of a Thresholded ReLU layer should be >=0. "
+                             f"Received: {theta}")
+        self.theta = tf.constant(theta, dtype=self.compute_dtype)  # as in Keras: a tensor
+
+    def call(self, inputs):
+        return inputs * tf.cast(inputs > tf.cast(self.theta, inputs.dtype), inputs.dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config["theta"] = float(self.theta.numpy())  # theta as float32, as Keras reports it
         return config
 
 

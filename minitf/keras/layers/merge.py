@@ -233,3 +233,111 @@ minimum = _functional(Minimum, "`Minimum()(inputs)`.", "keras.layers.minimum")
 def concatenate(inputs, axis=-1, **kwargs):
     """`Concatenate(axis)(inputs)`."""
     return Concatenate(axis=axis, **kwargs)(inputs)
+
+
+def _dot_axes(axes, ranks):
+    """`axes` (an int, or one per input; negative counts from the end) -> two axes >= 0."""
+    if isinstance(axes, int):
+        return [axes % ranks[0], axes % ranks[1]] if axes < 0 else [axes, axes]
+    return [a % rank if a < 0 else a for a, rank in zip(axes, ranks)]
+
+
+def batch_dot(x, y, axes):
+    """Per example b: the sum over axes[0] of x[b] times axes[1] of y[b] (Keras's batch_dot):
+    x's other axes, then y's other axes; a result of one axis gets a trailing axis of 1."""
+    if 0 in axes:
+        raise ValueError("Cannot perform batch_dot over axis 0. If your inputs are not "
+                         "batched, add a dummy batch dimension to your inputs using "
+                         "keras.ops.expand_dims(x, 0)")
+    rank_x, rank_y = len(x.shape), len(y.shape)
+    x_keep = [i for i in range(1, rank_x) if i != axes[0]]
+    y_keep = [i for i in range(1, rank_y) if i != axes[1]]
+    xs = tf.transpose(x, [0] + x_keep + [axes[0]])   # (batch, x's others..., k)
+    ys = tf.transpose(y, [0, axes[1]] + y_keep)       # (batch, k, y's others...)
+    x_dims = [tf.shape(x)[i] for i in x_keep]
+    y_dims = [tf.shape(y)[i] for i in y_keep]
+    batch, k = tf.shape(x)[0], tf.shape(x)[axes[0]]
+    out = tf.matmul(tf.reshape(xs, tf.stack([batch, -1, k])),
+                    tf.reshape(ys, tf.stack([batch, k, -1])))
+    out = tf.reshape(out, tf.stack([batch] + x_dims + y_dims))
+    return tf.expand_dims(out, -1) if not x_dims and not y_dims else out
+
+
+@tf_export("keras.layers.Dot")
+class Dot(Merge):
+    """Dot products of two inputs along `axes`, one per example: `Dot(axes=1)([a, b])` on
+    (batch, d) inputs gives (batch, 1). normalize=True takes cosine similarities
+    (each input divided by its L2 norm along its axis first).
+
+    >>> import minitf as tf
+    >>> a, b = tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])
+    >>> tf.keras.layers.Dot(axes=1)([a, b]).numpy()
+    array([[11.]], dtype=float32)
+    >>> tf.keras.layers.dot([tf.ones([2, 3, 4]), tf.ones([2, 5, 4])], axes=2).shape
+    TensorShape([2, 3, 5])
+    """
+
+    def __init__(self, axes, normalize=False, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(axes, int):
+            if not isinstance(axes, (list, tuple)):
+                raise TypeError("Invalid type for argument `axes`: it should be a list or an "
+                                f"int. Received: axes={axes}")
+            if len(axes) != 2:
+                raise ValueError("Invalid format for argument `axes`: it should contain two "
+                                 f"elements. Received: axes={axes}")
+            if not isinstance(axes[0], int) or not isinstance(axes[1], int):
+                raise ValueError("Invalid format for argument `axes`: list elements should be "
+                                 f"integers. Received: axes={axes}")
+        self.axes, self.normalize = axes, normalize
+
+    def build(self, input_shape):
+        if not isinstance(input_shape, (list, tuple)) or len(input_shape) != 2 or \
+                not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError("A `Dot` layer should be called on a list of 2 inputs. "
+                             f"Received: input_shape={input_shape}")
+        shape1, shape2 = input_shape
+        axes = _dot_axes(self.axes, (len(shape1), len(shape2)))
+        if shape1[axes[0]] != shape2[axes[1]]:
+            raise ValueError(f"Incompatible input shapes: axis values {shape1[axes[0]]} (at "
+                             f"axis {axes[0]}) != {shape2[axes[1]]} (at axis {axes[1]}). Full "
+                             f"input shapes: {tuple(shape1)}, {tuple(shape2)}. The axes the "
+                             "dot product sums over must have the same size.")
+        self.built = True
+
+    def _merge_function(self, inputs):
+        if len(inputs) != 2:
+            raise ValueError("A `Dot` layer should be called on exactly 2 inputs. Received: "
+                             f"inputs={inputs}")
+        x1, x2 = inputs
+        axes = _dot_axes(self.axes, (len(x1.shape), len(x2.shape)))
+        if self.normalize:  # Keras's ops.normalize: x * min(rsqrt(sum x^2), 1 / epsilon)
+            x1, x2 = (x * tf.minimum(tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=a,
+                                                                  keepdims=True)), 1e7)
+                      for x, a in ((x1, axes[0]), (x2, axes[1])))
+        return batch_dot(x1, x2, axes)
+
+    def compute_output_shape(self, input_shape):
+        if not isinstance(input_shape, (tuple, list)) or len(input_shape) != 2:
+            raise ValueError("A `Dot` layer should be called on a list of 2 inputs. "
+                             f"Received: input_shape={input_shape}")
+        shape1, shape2 = list(input_shape[0]), list(input_shape[1])
+        axes = _dot_axes(self.axes, (len(shape1), len(shape2)))
+        shape1.pop(axes[0])
+        shape2.pop(axes[1])
+        output = shape1 + shape2[1:]
+        return tuple(output + [1] if len(output) == 1 else output)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"axes": self.axes, "normalize": self.normalize})
+        return config
+
+
+@tf_export("keras.layers.dot")
+def dot(inputs, axes=-1, **kwargs):
+    """`Dot(axes, **kwargs)(inputs)`."""
+    return Dot(axes=axes, **kwargs)(inputs)

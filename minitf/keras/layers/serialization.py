@@ -56,7 +56,8 @@ def serialize(layer):
     as Keras 3 writes it (build_config only once the layer is built)."""
     cls = type(layer)
     if _is_builtin(cls):
-        module, registered = "keras.layers", None
+        # tf.keras's legacy layers (AlphaDropout, ThresholdedReLU) say so in their module
+        module, registered = getattr(cls, "_keras_module", "keras.layers"), None
         if cls.__name__ == "Sequential":
             module = "keras"
         elif cls.__name__ == "Functional":
