@@ -1,0 +1,134 @@
+"""The tf.nn ops of test_nn_statistics.py, test_nn_ctc.py, test_nn_embedding.py and
+test_nn_image_ops.py against real TF 2.21: every expression below runs in minitf and, all
+in one TF subprocess, in real TF; values (to float32 rounding), dtypes, shapes and error
+classes must agree."""
+import numpy as np
+import pytest
+
+import minitf as tf
+from real_tf import run_tf_json
+
+X = "tf.constant([[1., -2., 3.], [0.5, 0., -1.]])"
+P = "tf.constant([[0.1, 0.5, 0.4], [0.3, 0.3, 0.3], [0.2, 0.2, 0.6]])"
+BN = "tf.constant([[1., 0., 1.], [1., 4., 2.], [0., 1., 2.], [2., 2., 3.]])"
+IMG = "tf.reshape(tf.range(1., 9.), [1, 1, 2, 4])"
+CASES = {
+    "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
+    "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
+    "stats:sufficient_int": "tf.nn.sufficient_statistics(tf.constant([[1, 2], [3, 4]]), [0])",
+    "stats:weighted": f"tf.nn.weighted_moments({X}, [1], [[1., 2., 0.], [1., 1., 1.]])",
+    "stats:weighted_keep": f"tf.nn.weighted_moments({X}, [0], [[1.], [3.]], keepdims=True)",
+    "stats:weighted_zero": f"tf.nn.weighted_moments({X}, [1], tf.zeros([2, 3]))",
+    "stats:weighted_f16":
+        f"tf.nn.weighted_moments(tf.cast({X}, tf.float16), [1], tf.ones([2, 3], tf.float16))",
+    "stats:bngn": f"tf.nn.batch_norm_with_global_normalization({X}, *{BN}, 0.001, True)",
+    "stats:bngn_noscale": f"tf.nn.batch_norm_with_global_normalization({X}, *{BN}, 0.001, False)",
+    "loss:average": "tf.nn.compute_average_loss([1., 2., 3.])",
+    "loss:average_gbs": "tf.nn.compute_average_loss([1., 2., 3.], global_batch_size=6)",
+    "loss:average_weight": "tf.nn.compute_average_loss([1., 2., 3.], sample_weight=[1., 0., 2.])",
+    "loss:average_rows": "tf.nn.compute_average_loss([[1., 2.], [3., 4.]], sample_weight=[1., 2.])",
+    "loss:average_scalar_weight": "tf.nn.compute_average_loss([1., 2., 3.], sample_weight=2.0)",
+    "loss:average_zero": "tf.nn.compute_average_loss([1., 2., 3.], global_batch_size=0)",
+    "loss:average_int": "tf.nn.compute_average_loss(tf.constant([1, 2, 3]))",
+    "loss:average_float_gbs": "tf.nn.compute_average_loss([1.], global_batch_size=2.5)",
+    "loss:average_neg_gbs": "tf.nn.compute_average_loss([1.], global_batch_size=-1)",
+    "loss:average_rank0": "tf.nn.compute_average_loss(2.0)",
+    "loss:scale_reg": "tf.nn.scale_regularization_loss([tf.constant(3.), tf.constant(1.)])",
+    "act:crelu": f"tf.nn.crelu({X})",
+    "act:crelu_axis": f"tf.nn.crelu({X}, axis=0)",
+    "act:crelu_int": "tf.nn.crelu(tf.constant([1, -2]))",
+    "loss:poisson": "tf.nn.log_poisson_loss([0., 1., 3.], [0.5, -1., 2.])",
+    "loss:poisson_full": "tf.nn.log_poisson_loss([0., 1., 3.], [0.5, -1., 2.], "
+                         "compute_full_loss=True)",
+    "loss:poisson_shape": "tf.nn.log_poisson_loss([0., 1.], [0.5, -1., 2.])",
+    "lrn:values": f"tf.nn.lrn({IMG}, depth_radius=1, bias=1., alpha=0.5, beta=0.75)",
+    "lrn:default": "tf.nn.local_response_normalization(tf.reshape(tf.range(1., 9.), [1, 1, 1, 8]))",
+    "lrn:f16": "tf.nn.lrn(tf.ones([1, 1, 1, 3], tf.float16))",
+    "lrn:rank3": "tf.nn.lrn(tf.ones([1, 2, 3]))",
+    "lrn:f64": "tf.nn.lrn(tf.ones([1, 1, 1, 3], tf.float64))",
+    "topk:in_top_k": f"tf.nn.in_top_k([0, 2, 1], {P}, 1)",
+    "topk:in_top_k_2": f"tf.nn.in_top_k(tf.constant([0, 2, 1], tf.int64), {P}, 2)",
+    "topk:in_top_k_bad": "tf.nn.in_top_k([5, 0, 1], [[0.1, 0.5], [float('nan'), 0.5], "
+                         "[float('inf'), 0.5]], 2)",
+    "topk:in_top_k_f64": "tf.nn.in_top_k(tf.constant([0]), tf.constant([[0.1, 0.5]], tf.float64), 1)",
+    "topk:approx_max": "tf.nn.approx_max_k([[1., 5., 3., 2.], [4., 0., 9., 1.]], 2)",
+    "topk:approx_max_ties": "tf.nn.approx_max_k([[1., 5., 5., 2.]], 2)",
+    "topk:approx_max_f16": "tf.nn.approx_max_k(tf.constant([[1., 5., 3.]], tf.float16), 2)",
+    "topk:approx_max_int": "tf.nn.approx_max_k(tf.constant([[1, 5, 3]]), 2)",
+    "topk:approx_max_big_k": "tf.nn.approx_max_k([[1., 5., 3.]], 4)",
+    # on a CPU, TF 2.21 runs these two only through XLA
+    "topk:approx_min_xla": "tf.function(lambda v: tf.nn.approx_min_k(v, 2), jit_compile=True)("
+                           "tf.constant([[1., 5., 1., 2.], [4., 0., 9., 1.]]))",
+    "topk:approx_max_axis_xla": "tf.function(lambda v: tf.nn.approx_max_k(v, 2, "
+                                "reduction_dimension=1), jit_compile=True)("
+                                "tf.reshape(tf.range(24.), [2, 3, 4]))",
+}
+
+PLAIN = """
+def plain(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "dense_shape"):
+        return {"sparse": [plain(value.indices), plain(value.values), plain(value.dense_shape)]}
+    array = np.asarray(value.numpy())
+    return {"dtype": value.dtype.name, "shape": list(array.shape),
+            "values": np.where(np.isnan(array), "nan", array).tolist()
+            if array.dtype.kind == "f" else array.tolist()}
+
+
+def run(code):
+    try:
+        return plain(eval(code))
+    except Exception as exc:  # the error class is part of the behaviour compared
+        return {"error": type(exc).__name__}
+"""
+exec(PLAIN)
+
+
+def same(mine, theirs):
+    if isinstance(theirs, dict) and "values" in theirs and isinstance(mine, dict):
+        if mine.get("dtype") != theirs["dtype"] or mine.get("shape") != theirs["shape"]:
+            return False
+        if theirs["dtype"].startswith(("float", "bfloat")):
+            a, b = (np.array(v["values"], dtype=object) for v in (mine, theirs))
+            nan_a, nan_b = a == "nan", b == "nan"
+            if (nan_a != nan_b).any():
+                return False
+            tol = 2e-3 if theirs["dtype"] == "float16" else 2e-6
+            return np.allclose(np.where(nan_a, 0, a).astype(float),
+                               np.where(nan_b, 0, b).astype(float), rtol=tol, atol=tol)
+        return mine["values"] == theirs["values"]
+    if isinstance(theirs, dict) and isinstance(mine, dict):
+        return mine.keys() == theirs.keys() and all(same(mine[k], theirs[k]) for k in theirs)
+    if isinstance(theirs, list) and isinstance(mine, list):
+        return len(mine) == len(theirs) and all(same(a, b) for a, b in zip(mine, theirs))
+    if isinstance(theirs, float) and isinstance(mine, float):
+        return np.isclose(mine, theirs, rtol=2e-6)
+    return mine == theirs
+
+
+@pytest.fixture(scope="module")
+def real():
+    lines = "\n".join(f"out[{k!r}] = run({v!r})" for k, v in CASES.items())
+    return run_tf_json(f"""
+import json, numpy as np, tensorflow as tf
+{PLAIN}
+out = {{}}
+{lines}
+print(json.dumps(out))
+""")
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_same_as_real_tf(real, key):
+    mine = run(CASES[key])
+    assert same(mine, real[key]), (CASES[key], mine, real[key])
+
+
+def test_comparison_can_fail():
+    assert not same(run("tf.constant([1., 2.])"), run("tf.constant([1., 2.5])"))
+    assert not same(run("tf.constant([1, 2])"), run("tf.constant([1., 2.])"))
+    assert not same(run("tf.constant([1., float('nan')])"), run("tf.constant([1., 2.])"))
+    assert not same(run("tf.nn.lrn(tf.ones([3]))"), run("tf.nn.lrn(tf.ones([1, 1, 1, 3]))"))
