@@ -134,3 +134,30 @@ def real_keras(cases, models, errors, folder):
 def plain(config):
     """A config as JSON sees it (tuples become lists), for comparing with Keras's."""
     return json.loads(json.dumps(config))
+
+
+def check_weight_grads(layer, *inputs, eps=1e-6, rtol=1e-5, atol=1e-7):
+    """The tape gradient of sum(layer(inputs) * r) with respect to each weight of a float64
+    layer equals central differences (each weight entry moved by +-eps)."""
+    inputs = [tf.constant(np.asarray(x, "float64")) for x in inputs]
+    call = (lambda: layer(inputs)) if len(inputs) > 1 else (lambda: layer(inputs[0]))
+    shape = call().shape
+    r = tf.constant(np.random.default_rng(3).uniform(0.5, 1.5, size=shape.as_list()))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(call() * r)
+    grads = tape.gradient(loss, layer.trainable_weights)
+    assert grads and all(g is not None for g in grads)
+    for weight, grad in zip(layer.trainable_weights, grads):
+        start = weight.numpy()
+        numeric = np.zeros_like(start)
+        for i in range(start.size):
+            values = []
+            for step in (eps, -eps):
+                moved = start.copy()
+                moved.reshape(-1)[i] += step
+                weight.assign(moved)
+                values.append(float(tf.reduce_sum(call() * r)))
+            numeric.reshape(-1)[i] = (values[0] - values[1]) / (2 * eps)
+        weight.assign(start)
+        np.testing.assert_allclose(np.asarray(grad), numeric, rtol=rtol, atol=atol,
+                                   err_msg=weight.name)
