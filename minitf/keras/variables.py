@@ -13,12 +13,42 @@ gradients, optimizers - is the `tf.Variable` underneath.
 
 In classic tf.keras (TF 2.15 and before) the same weight was named
 'dense/kernel:0'; `path` is the Keras 3 spelling of that information.
+
+Mixed precision: while a layer whose compute dtype differs from its variable
+dtype runs (policy 'mixed_float16'), `autocast_scope` is open and reading a
+float variable gives its value cast to the compute dtype; the gradient flows
+back through the cast to the float32 variable. (Keras 3 also reports
+`variable.dtype` as the compute dtype inside the scope; minitf keeps the
+stored dtype there, because graphs read it to type their variable nodes.)
 """
+import contextlib
+
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.tensor import Tensor
 from ..framework.tf_export import tf_export
 from ..framework.variables import Variable as _TFVariable
+
+_AUTOCAST = [None]  # the compute dtype variables are read in (a stack; None: as stored)
+
+
+@contextlib.contextmanager
+def autocast_scope(dtype):
+    """Read float variables as `dtype` inside (None: as stored). Keras: `AutocastScope`."""
+    if dtype is not None and not dtypes.as_dtype(dtype).is_floating:
+        raise ValueError("`AutocastScope` can only be used with a floating-point target "
+                         f"dtype, such as 'float16'. Received: dtype={dtype}")
+    _AUTOCAST.append(dtype)
+    try:
+        yield
+    finally:
+        _AUTOCAST.pop()
+
+
+def autocast_dtype():
+    """The dtype of the open autocast scope, or None."""
+    return _AUTOCAST[-1]
 
 
 @tf_export("keras.Variable")
@@ -44,6 +74,23 @@ class Variable(_TFVariable):
         self._keras_name = name
         self._path = path or name
         self._autocast = autocast
+
+    def _read(self):
+        read = super()._read()
+        target = _AUTOCAST[-1]
+        if target is not None and self._autocast and self._dtype.is_floating and \
+                self._dtype.name != target:
+            from ..ops.math_ops import cast
+            return cast(read, target)
+        return read
+
+    def _checked(self, value, method):
+        """Keras casts a float value of another float dtype to the variable's dtype."""
+        if isinstance(value, Tensor) and self._dtype.is_floating and \
+                value.dtype.is_floating and value.dtype != self._dtype:
+            from ..ops.math_ops import cast
+            value = cast(value, self._dtype)
+        return super()._checked(value, method)
 
     @property
     def name(self):

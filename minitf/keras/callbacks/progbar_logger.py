@@ -9,6 +9,7 @@ than one epoch) and one `Progbar` line per epoch (see utils/progbar.py).
 1/1 - ...s - ...s/step - loss: ...
 """
 from ...framework.tf_export import tf_export
+from ..utils import io_utils
 from ..utils.progbar import Progbar
 from .callback import Callback
 
@@ -58,7 +59,7 @@ class ProgbarLogger(Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self._reset(self.target)
         if self.verbose and self.epochs > 1:
-            print(f"Epoch {epoch + 1}/{self.epochs}")
+            io_utils.print_msg(f"Epoch {epoch + 1}/{self.epochs}")
 
     def on_train_batch_end(self, batch, logs=None):
         self._update(batch, logs)

@@ -28,6 +28,7 @@ and records a node of the model graph instead.
 In TensorFlow this is `keras/src/layers/layer.py` (Keras 3); classic tf.keras
 had it in `keras/engine/base_layer.py`, which this file is named after.
 """
+import contextlib
 import inspect
 import math
 import warnings
@@ -42,43 +43,32 @@ from ...framework.tensor import Tensor
 from ...framework.tf_export import tf_export
 from ...module import Module, _on_assign
 from .. import backend, constraints, initializers, regularizers
+from .. import variables as variables_module
 from ..utils.naming import to_snake_case
 from ..saving import budget
 from ..variables import Variable
-from . import call_context, keras_tensor, masking
+from . import call_context, dtype_policy as dtype_policies, keras_tensor, masking
 from .input_spec import assert_input_compatibility, shape_tuple
 
 
-@tf_export("keras.DTypePolicy", "keras.dtype_policies.DTypePolicy")
-class DTypePolicy:
-    """The dtypes a layer computes in and stores its weights in (both float32 here)."""
-
-    def __init__(self, name=None):
-        self.name = name or backend.floatx()
-
-    @property
-    def compute_dtype(self):
-        return self.name
-
-    @property
-    def variable_dtype(self):
-        return self.name
-
-    def get_config(self):
-        return {"name": self.name}
-
-    def __repr__(self):
-        return f'<DTypePolicy "{self.name}">'
-
-
 def _policy(dtype):
-    if dtype is None:
-        return DTypePolicy()
-    if isinstance(dtype, DTypePolicy):
-        return dtype
-    if isinstance(dtype, dict):  # a get_config() entry
-        return DTypePolicy(dtype.get("config", {}).get("name"))
-    return DTypePolicy(getattr(dtype, "name", dtype))
+    if isinstance(dtype, dict) and dtype.get("config", {}).get("name") is None:
+        return dtype_policies.get(None)  # a get_config() entry of a nameless policy
+    return dtype_policies.get(dtype)
+
+
+def _autocast_for(layer):
+    """The autocast scope a layer's call runs in (Keras 3's rule in `Layer.__call__`)."""
+    current = variables_module.autocast_dtype()
+    compute = layer.compute_dtype
+    if current is not None:
+        if not layer.autocast or not tf.as_dtype(compute).is_floating:
+            return variables_module.autocast_scope(None)
+        if current != compute:
+            return variables_module.autocast_scope(compute)
+    elif compute != layer.variable_dtype:  # a mixed policy
+        return variables_module.autocast_scope(compute)
+    return contextlib.nullcontext()
 
 
 @tf_export("keras.layers.Layer", "keras.Layer")
@@ -375,7 +365,8 @@ class Layer(Module):
         call = self.call
         if context.graph_stack:  # tracing a tf.function: convert the layer's Python code
             call = converted_callable(call)
-        with call_context.enter(self, training), call_context.name_scope(self.name):
+        with call_context.enter(self, training), call_context.name_scope(self.name), \
+                _autocast_for(self):
             outputs = call(*args, **kwargs)
         masking.set_output_masks(self, first, outputs, kwargs.get("mask", previous_mask),
                                  previous_mask)
@@ -479,13 +470,17 @@ def trace_output_spec(layer, args, kwargs):
     with graph.as_default():
         def placeholder(x):
             if isinstance(x, keras_tensor.KerasTensor):
-                return graph.placeholder(x.shape, x.dtype, x.name)
+                held = graph.placeholder(x.shape, x.dtype, x.name)
+                if layer.autocast and held.dtype.is_floating and \
+                        held.dtype.name != layer.compute_dtype:
+                    held = tf.cast(held, layer.compute_dtype)
+                return held
             return x
 
         args = nest.map_structure(placeholder, tuple(args))
         kwargs = nest.map_structure(placeholder, dict(kwargs))
         training = call_context.resolve_training(layer.call, kwargs)
-        with call_context.enter(layer, training):
+        with call_context.enter(layer, training), _autocast_for(layer):
             outputs = converted_callable(layer.call)(*args, **kwargs)
 
     def describe(t):

@@ -39,6 +39,7 @@ from ...framework.tensor import Tensor, convert_to_tensor
 from ...ops.array_ops import shape
 from ...ops.creation_ops import add_n
 from ...ops.math_ops import cast
+from .. import config as keras_config
 from .. import optimizers as optimizers_module
 from ..callbacks.callback_list import CallbackList
 from ..metrics.reduction_metrics import Mean
@@ -293,6 +294,8 @@ class Trainer:
             validation_batch_size=None, validation_freq=1):
         """Train for `epochs` passes over the data; returns the `History` callback."""
         self._assert_compile_called("fit")
+        epochs = keras_config._cap_epochs(epochs)  # tf.keras.config.set_max_epochs
+        steps_per_epoch = keras_config._cap_steps(steps_per_epoch)
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
@@ -364,6 +367,7 @@ class Trainer:
         """The loss and metrics on the data (training=False): a scalar when there is
         only the loss, else a list in `metrics_names` order, or a dict."""
         self._assert_compile_called("evaluate")
+        steps = keras_config._cap_steps(steps)
         adapter = data_adapter.get_data_adapter(x, y, sample_weight, batch_size, steps)
         verbose = 1 if verbose == "auto" else verbose
         if not isinstance(callbacks, CallbackList):
@@ -392,6 +396,7 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for every example, as NumPy arrays (batches concatenated)."""
+        steps = keras_config._cap_steps(steps)
         adapter = data_adapter.get_data_adapter(x, None, None, batch_size, steps)
         verbose = 1 if verbose == "auto" else verbose
         callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,

@@ -123,6 +123,18 @@ class SafeModeScope:
         _state.safe_mode = self._previous
 
 
+_UNSAFE_EVERYWHERE = [False]  # set by tf.keras.config.enable_unsafe_deserialization()
+
+
+def disable_safe_mode_globally():
+    """Keras's `enable_unsafe_deserialization`: safe mode stays off from now on, whatever
+    `safe_mode` a later load passes (Keras's global flag outranks the argument)."""
+    _UNSAFE_EVERYWHERE[0] = True
+
+
 def in_safe_mode():
-    """True unless a SafeModeScope(False) is open (unset counts as safe: fail closed)."""
+    """True unless a SafeModeScope(False) is open or unsafe deserialization was enabled
+    (unset counts as safe: fail closed)."""
+    if _UNSAFE_EVERYWHERE[0]:
+        return False
     return getattr(_state, "safe_mode", None) is not False

@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 from ...framework.tf_export import tf_export
+from . import io_utils
 
 
 def _format_time(seconds):
@@ -139,7 +140,10 @@ class Progbar:
         if self.verbose == 0:
             return
         now = time.time()
-        if self.verbose == 1 and self._dynamic_display():
+        if not io_utils.is_interactive_logging_enabled():  # finished lines go to logging
+            if finalize:
+                io_utils.print_msg(self.line(current))
+        elif self.verbose == 1 and self._dynamic_display():
             if finalize or now - self._last_update >= self.interval:
                 text = self.line(current, finalize, color=True)
                 padding = " " * max(0, self._prev_width - len(text))  # erase a longer line
