@@ -38,6 +38,7 @@ LAZY_ATTRIBUTES = {
     "feature_column": "feature_column", "summary": "summary", "saved_model": "saved_model",
     "train": "train", "io": "io", "distribute": "distribute", "image": "image",
     "ragged": "ragged", "RaggedTensor": "ragged", "RaggedTensorSpec": "ragged",
+    "lookup": "lookup", "version": "version",
 }
 
 _waiting = []  # (dotted name, object) whose namespace is a module not imported yet
