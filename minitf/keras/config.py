@@ -86,7 +86,7 @@ def set_max_steps_per_epoch(max_steps_per_epoch):
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     _ = model.fit(np.ones((64, 1)), np.ones((64, 1)), batch_size=8, verbose=0)
-    >>> str(caught[0].message), model.optimizer.iterations.numpy()
+    >>> str(caught[0].message), int(model.optimizer.iterations.numpy())
     ('Limiting steps_per_epoch to 3', 3)
     >>> tf.keras.config.set_max_steps_per_epoch(None)
     """

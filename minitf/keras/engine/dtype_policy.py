@@ -40,8 +40,8 @@ def standardize_dtype(dtype):
     """A dtype's Keras name: 'float32' for tf.float32, np.float32, float, None (floatx).
 
     >>> import minitf as tf, numpy as np
-    >>> [tf.keras.utils.standardize_dtype(d) for d in (None, int, np.int32, tf.bfloat16)]
-    ['float32', 'int64', 'int32', 'bfloat16']
+    >>> [tf.keras.utils.standardize_dtype(d) for d in (None, int, np.int32, tf.float16)]
+    ['float32', 'int64', 'int32', 'float16']
     """
     if dtype is None:
         return _backend.floatx()
