@@ -137,28 +137,30 @@ def _index_text(index):
     return "[" + ",".join(str(int(i)) for i in index) + "]"
 
 
-def _check_indices(indices, shape):
+def check_indices(indices, shape, op_name="SparseToDense"):
+    """TF's check that every index lies inside `shape`, in row-major order, each once."""
     for i, index in enumerate(indices):
         if np.any(index < 0) or np.any(index >= shape):
             raise errors.InvalidArgumentError(
-                None, "SparseToDense", f"indices[{i}] = {_index_text(index)} is out of bounds: "
-                f"need 0 <= index < {_index_text(shape)} [Op:SparseToDense] Each index must "
+                None, op_name, f"indices[{i}] = {_index_text(index)} is out of bounds: "
+                f"need 0 <= index < {_index_text(shape)} [Op:{op_name}] Each index must "
                 "lie inside dense_shape.")
         if i and tuple(index) <= tuple(indices[i - 1]):
             word = "repeated" if tuple(index) == tuple(indices[i - 1]) else (
                 "out of order. Many sparse ops require sorted indices.\n    Use "
                 "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
+            hint = " (or pass validate_indices=False)" if op_name == "SparseToDense" else ""
             raise errors.InvalidArgumentError(
-                None, "SparseToDense", f"indices[{i}] = {_index_text(index)} is {word} "
-                "[Op:SparseToDense] Indices must be in row-major order, each position once "
-                "(or pass validate_indices=False).")
+                None, op_name, f"indices[{i}] = {_index_text(index)} is {word} "
+                f"[Op:{op_name}] Indices must be in row-major order, each position once"
+                f"{hint}.")
 
 
 def _sparse_to_dense(indices, output_shape, values, default_value, validate_indices=True,
                      static_shape=None):
     shape = tuple(int(d) for d in output_shape)
     if validate_indices:
-        _check_indices(indices, np.array(shape))
+        check_indices(indices, np.array(shape))
     elif indices.size and (np.any(indices < 0) or np.any(indices >= np.array(shape))):
         raise errors.InvalidArgumentError(
             None, "SparseToDense", f"Indices are not valid (out of bounds).  Shape: "
