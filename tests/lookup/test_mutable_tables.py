@@ -6,7 +6,7 @@ import pytest
 import minitf as tf
 
 E = tf.lookup.experimental
-DX = tf.data.experimental
+experimental = tf.data.experimental
 
 
 def i64(values):
@@ -124,28 +124,28 @@ def test_dense_hash_table_errors_and_defaults():
 
 def test_tables_from_datasets():
     source = tf.data.Dataset.from_tensor_slices
-    index = DX.index_table_from_dataset(source(["x", "y"]), num_oov_buckets=1)
+    index = experimental.index_table_from_dataset(source(["x", "y"]), num_oov_buckets=1)
     assert index.lookup(tf.constant(["y", "z"])).numpy().tolist() == [1, 2]
-    plain = DX.index_table_from_dataset(source(["x", "y"]))
+    plain = experimental.index_table_from_dataset(source(["x", "y"]))
     assert plain.lookup(tf.constant(["y", "z"])).numpy().tolist() == [1, -1]
     pairs = source((["x", "y"], [5, 6]))
-    table = DX.table_from_dataset(pairs, default_value=-1)
+    table = experimental.table_from_dataset(pairs, default_value=-1)
     out = table.lookup(tf.constant(["y", "z"]))
     assert out.dtype == tf.int32 and out.numpy().tolist() == [6, -1]
     wide = source((["x", "y"], i64([5, 6])))
-    assert DX.table_from_dataset(wide, num_oov_buckets=2).lookup(
+    assert experimental.table_from_dataset(wide, num_oov_buckets=2).lookup(
         tf.constant(["y", "z"])).numpy().tolist() == [6, 3]
-    assert DX.table_from_dataset(wide, vocab_size=1, default_value=-1).lookup(
+    assert experimental.table_from_dataset(wide, vocab_size=1, default_value=-1).lookup(
         tf.constant(["y", "x"])).numpy().tolist() == [-1, 5]
     with pytest.raises(tf.errors.FailedPreconditionError,
                        match="expected to contain 3 elements but contained only 2 elements"):
-        DX.table_from_dataset(wide, vocab_size=3, default_value=-1)
-    ints = DX.table_from_dataset(source((i64([3, 4]), i64([5, 6]))), default_value=-1,
+        experimental.table_from_dataset(wide, vocab_size=3, default_value=-1)
+    ints = experimental.table_from_dataset(source((i64([3, 4]), i64([5, 6]))), default_value=-1,
                                  key_dtype=tf.int64)
     assert ints.lookup(i64([4, 9])).numpy().tolist() == [6, -1]
-    init = DX.DatasetInitializer(pairs)
+    init = experimental.DatasetInitializer(pairs)
     assert (init.key_dtype, init.value_dtype) == (tf.string, tf.int32)
     assert tf.lookup.StaticHashTable(init, -1).lookup(
         tf.constant(["x", "q"])).numpy().tolist() == [5, -1]
     with pytest.raises(TypeError, match=r"\(key, value\) pairs"):
-        DX.DatasetInitializer(source(["x", "y"]))
+        experimental.DatasetInitializer(source(["x", "y"]))
