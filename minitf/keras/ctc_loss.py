@@ -3,9 +3,10 @@
 y_true: (batch, max_length) integer labels, padded with 0; y_pred: (batch, steps,
 num_classes) *logits*, class 0 being the blank. The loss is -log of the total
 probability of every path through the steps that, once repeats are merged and blanks
-dropped, spells the label. It is computed by the forward (alpha) recursion over the
-label with blanks between and around its symbols, in log space; the gradient comes
-from the tape. As in Keras, each label's length is its number of non-zero entries.
+dropped, spells the label. It is computed by tf.nn.ctc_loss's forward (alpha)
+recursion over the label with blanks between and around its symbols, in log space
+(minitf/ops/nn_ctc_ops.py); the gradient comes from the tape. As in Keras, each
+label's length is its number of non-zero entries.
 A label that cannot fit in the steps (e.g. "11" needs a blank between, so 3 steps)
 costs about 1e30 here; TF's kernel gives a different large number (707 for [[1, 1, 1]]
 over 3 steps): read either as "impossible", not as a value to compare.
@@ -15,35 +16,12 @@ over 3 steps): read either as "impossible", not as a value to compare.
 >>> print(tf.keras.losses.ctc([[1]], logits).numpy())   # paths "1-", "-1", "11": -log(3/4)
 [0.2876821]
 """
-import numpy as np
-
 from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
-from ..ops.array_ops import concat, one_hot, reshape, stack
-from ..ops.linalg_ops import matmul
-from ..ops.math_ops import (cast, equal, greater, logical_and, maximum, not_equal,
-                             where)
+from ..ops.math_ops import cast
+from ..ops.nn_ctc_ops import ctc_neg_log_likelihood, per_example_length
 from ..ops.nn_ops import log_softmax
-from ..ops.reduction_ops import reduce_logsumexp, reduce_sum
 from .losses import _ALL_OBJECTS, Loss, _LossFunctionWrapper
-
-_NEG = -1e30  # log(0) for the recursion, finite so that no gradient becomes NaN
-
-
-def _extended_labels(labels):
-    """Blank, l1, blank, l2, ..., blank per row, and where a step may skip a blank
-    (onto a symbol that differs from the one two places back). Tensor ops only, so it
-    also runs in a traced `fit` step."""
-    zeros = 0 * labels
-    ext = concat([reshape(stack([zeros, labels], -1), [-1, 2 * labels.shape[1]]),
-                  zeros[:, :1]], 1)
-    skip = logical_and(not_equal(ext[:, 2:], 0), not_equal(ext[:, 2:], ext[:, :-2]))
-    skip = concat([equal(ext[:, :2], -1), skip], 1)          # the first two: never
-    return ext, skip
-
-
-def _shift(alpha, k):
-    return concat([_NEG + 0 * alpha[:, :k], alpha[:, :-k]], 1)
 
 
 @tf_export("keras.losses.ctc", "losses.ctc")
@@ -63,24 +41,9 @@ def ctc(y_true, y_pred):
         raise ValueError("Logits `y_pred` are expected to be a tensor of shape "
                          "`(batch_size, max_length, num_classes)`. "
                          f"Received: y_pred.shape={tuple(y_pred.shape.as_list())}")
-    ext, skip = _extended_labels(labels)
-    log_probs = log_softmax(y_pred, axis=-1)
-    # [batch, steps, 2L+1]: the log-probability of each extended symbol at each step
-    picked = matmul(log_probs, one_hot(ext, y_pred.shape[-1], dtype=y_pred.dtype),
-                    transpose_b=True)
-    start = np.full([ext.shape[1]], _NEG, y_pred.dtype.as_numpy_dtype)
-    start[:2] = 0.0                       # a path starts on the first blank or symbol
-    alpha = picked[:, 0] + start
-    for t in range(1, y_pred.shape[1]):
-        stay, step = alpha, _shift(alpha, 1)
-        jump = where(skip, _shift(alpha, 2), _NEG + 0 * alpha)
-        alpha = reduce_logsumexp(concat([stay[..., None], step[..., None], jump[..., None]],
-                                        -1), axis=-1) + picked[:, t]
-    label_length = reduce_sum(cast(not_equal(labels, 0), "int32"), -1)
-    width = ext.shape[1]      # a path ends on the last symbol or the blank after it
-    end = greater(one_hot(2 * label_length, width) +
-                  one_hot(maximum(2 * label_length - 1, 0), width), 0.0)
-    return -reduce_logsumexp(where(end, alpha, _NEG + 0 * alpha), axis=-1)
+    # the recursion of tf.nn.ctc_loss (minitf/ops/nn_ctc_ops.py), blank 0, every step used
+    return ctc_neg_log_likelihood(log_softmax(y_pred, axis=-1), labels,
+                                  per_example_length(labels), None, blank=0)
 
 
 @tf_export("keras.losses.CTC", "losses.CTC")

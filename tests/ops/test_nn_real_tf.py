@@ -1,5 +1,5 @@
-"""The tf.nn ops of test_nn_statistics.py, test_nn_ctc.py, test_nn_embedding.py and
-test_nn_image_ops.py against real TF 2.21: every expression below runs in minitf and, all
+"""The tf.nn ops of test_nn_statistics.py, test_nn_ctc.py and the other test_nn_* files
+against real TF 2.21: every expression below runs in minitf and, all
 in one TF subprocess, in real TF; values (to float32 rounding), dtypes, shapes and error
 classes must agree."""
 import numpy as np
@@ -12,6 +12,11 @@ X = "tf.constant([[1., -2., 3.], [0.5, 0., -1.]])"
 P = "tf.constant([[0.1, 0.5, 0.4], [0.3, 0.3, 0.3], [0.2, 0.2, 0.6]])"
 BN = "tf.constant([[1., 0., 1.], [1., 4., 2.], [0., 1., 2.], [2., 2., 3.]])"
 IMG = "tf.reshape(tf.range(1., 9.), [1, 1, 2, 4])"
+LOG = "tf.constant(np.random.default_rng(0).normal(size=(5, 2, 4)).astype(np.float32))"
+LOG6 = "tf.constant(np.random.default_rng(1).normal(size=(6, 3, 5)).astype(np.float32))"
+LAB = "tf.constant([[1, 2, 0], [3, 3, 0]])"
+SP = "tf.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1]], [1, 2, 3, 3], [2, 3])"
+SP1 = "tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3])"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -62,6 +67,38 @@ CASES = {
     "topk:approx_max_axis_xla": "tf.function(lambda v: tf.nn.approx_max_k(v, 2, "
                                 "reduction_dimension=1), jit_compile=True)("
                                 "tf.reshape(tf.range(24.), [2, 3, 4]))",
+    # test_nn_ctc.py
+    "ctc:dense": f"tf.nn.ctc_loss({LAB}, {LOG}, [2, 2], [5, 4])",
+    "ctc:dense_blank_last": f"tf.nn.ctc_loss({LAB}, {LOG}, [2, 2], [5, 4], blank_index=-1)",
+    "ctc:dense_blank_2": f"tf.nn.ctc_loss([[1, 3, 0], [3, 3, 0]], {LOG}, [2, 2], [5, 4], "
+                         "blank_index=2)",
+    "ctc:dense_batch_major": f"tf.nn.ctc_loss({LAB}, tf.transpose({LOG}, [1, 0, 2]), [2, 2], "
+                             "[5, 4], logits_time_major=False)",
+    "ctc:dense_f16": f"tf.nn.ctc_loss({LAB}, tf.cast({LOG}, tf.float16), [2, 2], [5, 4])",
+    "ctc:dense_f64": f"tf.nn.ctc_loss({LAB}, tf.cast({LOG}, tf.float64), [2, 2], [5, 4])",
+    "ctc:dense_empty_label": f"tf.nn.ctc_loss({LAB}, {LOG}, [0, 1], [5, 4])",
+    "ctc:dense_unique": f"tf.nn.ctc_loss({LAB}, {LOG}, [2, 2], [5, 4], "
+                        f"unique=tf.nn.ctc_unique_labels({LAB}))",
+    "ctc:sparse_blank_0": f"tf.nn.ctc_loss({SP}, {LOG}, None, [5, 4], blank_index=0)",
+    "ctc:sparse_blank_last": f"tf.nn.ctc_loss({SP}, {LOG}, None, [5, 4], blank_index=-1)",
+    "ctc:sparse_impossible": f"tf.nn.ctc_loss({SP1}, {LOG}[:3, :1], None, [3], blank_index=0)",
+    "ctc:sparse_too_long": f"tf.nn.ctc_loss({SP1}, {LOG}[:2, :1], None, [2], blank_index=0)",
+    "ctc:sparse_no_blank": f"tf.nn.ctc_loss({SP}, {LOG}, None, [5, 4])",
+    "ctc:grad": f"grad(lambda x: tf.nn.ctc_loss({LAB}, x, [2, 2], [5, 4]), {LOG})",
+    "ctc:grad_sparse": f"grad(lambda x: tf.nn.ctc_loss({SP}, x, None, [5, 4], blank_index=1), "
+                       f"{LOG})",
+    "ctc:greedy": f"tf.nn.ctc_greedy_decoder({LOG}, [5, 4])",
+    "ctc:greedy_no_merge": f"tf.nn.ctc_greedy_decoder({LOG}, [5, 4], merge_repeated=False)",
+    "ctc:greedy_blank_0": f"tf.nn.ctc_greedy_decoder({LOG}, [5, 4], blank_index=0)",
+    "ctc:beam": f"tf.nn.ctc_beam_search_decoder({LOG}, [5, 4], beam_width=3, top_paths=2)",
+    "ctc:beam_narrow": f"tf.nn.ctc_beam_search_decoder({LOG6}, [6, 5, 6], beam_width=2, "
+                       "top_paths=2)",
+    "ctc:beam_wide": f"tf.nn.ctc_beam_search_decoder({LOG6}, [6, 5, 6], top_paths=4)",
+    "ctc:beam_uniform": "tf.nn.ctc_beam_search_decoder(tf.zeros([2, 1, 2]), [2], top_paths=2)",
+    "ctc:beam_too_many": f"tf.nn.ctc_beam_search_decoder({LOG}, [5, 4], beam_width=2, "
+                         "top_paths=3)",
+    "ctc:unique": "tf.nn.ctc_unique_labels([[3, 4, 4, 3], [1, 1, 2, 0]])",
+    "ctc:collapse": "tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 2])",
 }
 
 PLAIN = """
@@ -76,6 +113,13 @@ def plain(value):
     return {"dtype": value.dtype.name, "shape": list(array.shape),
             "values": np.where(np.isnan(array), "nan", array).tolist()
             if array.dtype.kind == "f" else array.tolist()}
+
+
+def grad(f, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
 
 
 def run(code):
