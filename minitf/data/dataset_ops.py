@@ -29,6 +29,8 @@ from ..framework import context, dtypes
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 from . import timings
+from .dataset_methods import DatasetMethods
+from .iterator_ops import Iterator
 from .structure import flatten
 
 AUTOTUNE = -1
@@ -40,7 +42,7 @@ tf_export("data.UNKNOWN_CARDINALITY", "data.experimental.UNKNOWN_CARDINALITY")(U
 
 
 @tf_export("data.Dataset")
-class Dataset:
+class Dataset(DatasetMethods):
     """Represents a potentially large set of elements (TF's `tf.data.Dataset`).
 
     Subclasses set `self._element_spec` and implement `_generate()` (yield the
@@ -407,7 +409,7 @@ class Dataset:
         return _PrefetchDataset(self, buffer_size)
 
 
-class OwnedIterator:
+class OwnedIterator(Iterator):
     """What `iter(dataset)` returns: `next()` gives elements, then `StopIteration`."""
 
     def __init__(self, dataset):
@@ -439,12 +441,30 @@ class OwnedIterator:
             generator.close()
 
 
-class NumpyIterator(OwnedIterator):
-    """`as_numpy_iterator()`: the same elements with every tensor as NumPy."""
+@tf_export("data.NumpyIterator")
+class NumpyIterator:
+    """`as_numpy_iterator()`: the same elements with every tensor as NumPy (a plain
+    Python iterator, not a `tf.data.Iterator`, as in TF).
+
+    >>> it = tf.data.Dataset.range(2).as_numpy_iterator()
+    >>> next(it), isinstance(it, tf.data.Iterator)
+    (np.int64(0), False)
+    """
+
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+
+    @property
+    def element_spec(self):
+        return self._iterator.element_spec
+
+    def __iter__(self):
+        return self
 
     def __next__(self):
-        element = next(self._generator)
-        return _to_numpy(element)
+        return _to_numpy(next(self._iterator))
+
+    next = __next__
 
     def __repr__(self):
         return f"<NumpyIterator element_spec={self.element_spec!r}>"
