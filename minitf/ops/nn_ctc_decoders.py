@@ -293,8 +293,8 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
 
     >>> logits = tf.zeros([2, 1, 2])          # classes {0, blank}, all paths equally likely
     >>> decoded, log_probs = tf.nn.ctc_beam_search_decoder(logits, [2], top_paths=2)
-    >>> [d.values.numpy().tolist() for d in decoded], log_probs.numpy().round(4).tolist()
-    ([[0], []], [[-0.2877, -1.3863]])
+    >>> [d.values.numpy().tolist() for d in decoded], log_probs.numpy().round(4)
+    ([[0], []], array([[-0.2877, -1.3863]], dtype=float32))
     """
     inputs = convert_to_tensor(inputs)
     sequence_length = cast(convert_to_tensor(sequence_length), dtypes.int32)
