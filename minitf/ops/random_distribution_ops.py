@@ -55,36 +55,48 @@ def _igamma(a, x):
     """P(a, x), the regularized lower incomplete gamma function, in float64: the series for
     x < a + 1, the continued fraction (modified Lentz) for Q = 1 - P otherwise."""
     a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
-    out = np.zeros(a.shape)
+    out = np.full(a.shape, np.nan)
     with np.errstate(all="ignore"):
         log_front = a * np.log(x) - x - _lgamma(a)
         low = x < a + 1
-        term = np.where(low, 1.0 / a, 0.0)
-        total, denom = term.copy(), a.copy()
-        for _ in range(2000):  # series: sum x^n / (a (a+1) ... (a+n))
-            denom = denom + 1
-            term = term * x / denom
-            total = total + term
-            if np.all(np.abs(term[low]) <= np.abs(total[low]) * 1e-17):
-                break
-        out[low] = (np.exp(log_front) * total)[low]
-        high = ~low
-        b = x + 1 - a
-        c, d = np.full(a.shape, 1e300), 1.0 / b
-        h = d.copy()
-        for i in range(1, 2000):  # continued fraction for Q(a, x)
-            an = -i * (i - a)
-            b = b + 2
-            d = an * d + b
-            d = np.where(np.abs(d) < 1e-300, 1e-300, d)
-            c = b + an / c
-            c = np.where(np.abs(c) < 1e-300, 1e-300, c)
-            d = 1.0 / d
-            h = h * d * c
-            if np.all(np.abs(d * c - 1)[high] < 1e-16):
-                break
-        out[high] = (1 - np.exp(log_front) * h)[high]
+        out[low] = np.exp(log_front[low]) * _igamma_series(a[low], x[low])
+        high = (x >= a + 1)
+        out[high] = 1 - np.exp(log_front[high]) * _igammac_fraction(a[high], x[high])
+    out[(x == 0) & (a > 0)] = 0.0
     return out
+
+
+def _igamma_series(a, x):
+    """sum over n of x^n / (a (a+1) ... (a+n)), to float64 precision."""
+    term = 1.0 / a
+    total, denom = term.copy(), a.copy()
+    for _ in range(5000):
+        denom = denom + 1
+        term = term * x / denom
+        total = total + term
+        if np.all(np.abs(term) <= np.abs(total) * 1e-16):
+            break
+    return total
+
+
+def _igammac_fraction(a, x):
+    """The continued fraction of Q(a, x) e^x x^-a Gamma(a), by the modified Lentz method."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = np.full(a.shape, 1 / tiny), 1.0 / b
+    h = d.copy()
+    for i in range(1, 5000):
+        an = -i * (i - a)
+        b = b + 2
+        d = an * d + b
+        d = np.where(np.abs(d) < tiny, tiny, d)
+        c = b + an / c
+        c = np.where(np.abs(c) < tiny, tiny, c)
+        d = 1.0 / d
+        h = h * d * c
+        if np.all(np.abs(d * c - 1) < 1e-15):
+            break
+    return h
 
 
 def _random_gamma_grad(alpha, sample):
@@ -254,6 +266,12 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     >>> tf.random.stateless_gamma([10, 2], seed=[12, 34], alpha=[0.5, 1.5]).shape
     TensorShape([10, 2])
     """
+    if dtypes.as_dtype(dtype) not in FLOATS:  # TF: the kernel's attr check, not Python's
+        raise errors.op_error(
+            errors.InvalidArgumentError, "StatelessRandomGammaV3",
+            f"Value for attr 'dtype' of {dtypes.as_dtype(dtype).name} is not in the list of "
+            "allowed values: half, float, double", "Gamma draws are real numbers: use a float "
+            "dtype.")
     alpha, beta, dtype = _alpha_beta(alpha, beta, dtype)
     dims = shape_argument("StatelessRandomGammaV3", shape)
     _check_trailing("StatelessRandomGammaV3", dims, alpha.shape.as_list(), "alpha")

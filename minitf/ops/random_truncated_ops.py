@@ -12,10 +12,13 @@ Philox stream, so the numbers differ from TF's; the distribution, shapes,
 dtypes and errors are TF's.
 
 The gradient is TF's implicit one (`_StatelessParameterizedTruncatedNormalGrad`):
-with c the sample's CDF inside the bounds, dx/dmean = 1, dx/dstddev = the
-standardized sample, dx/dmaxval = exp((s^2 - b^2) / 2) * c and
-dx/dminval = exp((s^2 - a^2) / 2) * (1 - c); each summed over the
-dimensions of `shape` that the parameter was broadcast along.
+with c the sample's CDF inside the bounds and s the standardized sample,
+dx/dmaxval = exp((s^2 - b^2) / 2) * c and dx/dminval = exp((s^2 - a^2) / 2) * (1 - c)
+(the exact derivatives), while dx/dmean = 1 and dx/dstddev = s are the
+location-scale derivatives, which hold the *standardized* bounds a, b fixed:
+TF does not subtract the part that moves through a and b when the mean or
+stddev moves with fixed minval and maxval, so neither does minitf. Each is
+summed over the dimensions the parameter was broadcast along.
 
 >>> import minitf as tf
 >>> x = tf.random.stateless_parameterized_truncated_normal(
