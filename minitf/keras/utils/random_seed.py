@@ -1,7 +1,8 @@
 """`tf.keras.utils.set_random_seed`: one call that makes a training run repeatable.
 
 It seeds Python's `random`, NumPy (which `fit` uses to shuffle batches) and
-minitf's global seed (initializers, dropout).
+minitf's global seed (initializers, dropout), and forgets `keras.random`'s global
+SeedGenerator, so unseeded `tf.keras.random` calls repeat too, as in Keras 3.
 
 >>> tf.keras.utils.set_random_seed(42)
 >>> a = tf.random.uniform([2]).numpy(); b = np.random.rand()
@@ -23,6 +24,8 @@ def set_random_seed(seed):
         raise ValueError(  # noqa: TRY004  (Keras raises ValueError)
             "Expected `seed` argument to be an integer. Received: "
                          f"seed={seed} (of type {type(seed)})")
+    from ..random.seed_generator import reset_global_seed_generator
+    reset_global_seed_generator()  # the next one takes its seed from `random`, seeded here
     random.seed(seed)
     np.random.seed(seed)
     from ...ops.random_ops import set_seed
