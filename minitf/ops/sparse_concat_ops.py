@@ -157,7 +157,7 @@ def split(sp_input=None, num_split=None, axis=None, name=None):
     when the size does not divide evenly).
 
     >>> st = tf.SparseTensor([[0, 0], [0, 4], [1, 2]], [1, 2, 3], [2, 5])
-    >>> [p.dense_shape.numpy()[1] for p in tf.sparse.split(sp_input=st, num_split=3, axis=1)]
+    >>> [int(p.dense_shape[1]) for p in tf.sparse.split(sp_input=st, num_split=3, axis=1)]
     [2, 2, 1]
     """
     if sp_input is None:

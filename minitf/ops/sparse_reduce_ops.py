@@ -12,10 +12,11 @@ array([-1., -3.], dtype=float32)
 >>> tf.sparse.reduce_max(st, axis=0).numpy()
 array([-1., -3.,  0.], dtype=float32)
 >>> tf.sparse.softmax(tf.SparseTensor([[0, 0], [0, 2]], [1.0, 2.0], [1, 3])).values.numpy()
-array([0.26894143, 0.7310586 ], dtype=float32)
+array([0.2689414, 0.7310586], dtype=float32)
 
 `softmax` works along the last axis, over the stored entries only (the missing
-ones are not zeros that take a share: they stay missing).
+ones are not zeros that take a share: they stay missing). TF's kernel uses
+Eigen's exp, so float32 results may differ from these in the last bit.
 """
 import numpy as np
 
