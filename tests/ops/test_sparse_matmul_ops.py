@@ -145,3 +145,16 @@ def test_cross_hashed_matches_ragged_cross_hashed():
     assert out.values.numpy().tolist() == \
         tf.ragged.cross_hashed(inputs, num_buckets=10).flat_values.numpy().tolist()
     assert out.dtype == tf.int64 and parts(out)[2] == [2, 2]
+
+
+def test_graph_equals_eager_for_products_counts_and_gradients():
+    def body(v, m):
+        with tf.GradientTape() as tape:
+            tape.watch([v, m])
+            product = tf.sparse.sparse_dense_matmul(A(v), m)
+            y = tf.reduce_sum(tf.sin(product))
+        return [product, tf.sparse.segment_sqrt_n(m, [0, 1, 2], [0, 0, 1]),
+                tf.sparse.bincount(tf.constant([1, 1, 3])).values] + tape.gradient(y, [v, m])
+    v, m = tf.constant([1.0, -2.0, 3.0]), tf.reshape(tf.range(6.0), [3, 2])
+    for graph, eager in zip(tf.function(body)(v, m), body(v, m)):
+        np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-6)
