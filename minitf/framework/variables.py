@@ -170,6 +170,7 @@ class Variable:
         return value
 
     def _store(self, array, read_value):
+        array = np.asarray(array)  # a 0-d sum is a NumPy scalar; keep an array (np.asarray(v))
         if array.dtype != self._dtype._np:
             array = array.astype(self._dtype._np)
         self._value = array

@@ -95,6 +95,12 @@ class Trainer:
         """
         compile_utils.check_loss_identifier(loss)
         self.optimizer = optimizers_module.get(optimizer)
+        if auto_scale_loss and self.optimizer is not None and \
+                getattr(self, "dtype_policy", None) is not None and \
+                self.dtype_policy.name == "mixed_float16" and \
+                not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
+            self.optimizer = optimizers_module.LossScaleOptimizer(
+                self.optimizer, name="loss_scale_optimizer")
         # what `get_compile_config` writes into a saved model (engine/model_saving.py)
         self._compile_args = {"optimizer": self.optimizer, "loss": loss,
                               "loss_weights": loss_weights, "metrics": metrics,
@@ -229,9 +235,10 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            scaled_loss = self.optimizer.scale_loss(loss)  # LossScaleOptimizer, loss_scale_factor
         self._track_loss(loss, x)
         trainable_variables = self.trainable_variables
-        gradients = tape.gradient(loss, trainable_variables)
+        gradients = tape.gradient(scaled_loss, trainable_variables)
         self.optimizer.apply(gradients, trainable_variables)
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 

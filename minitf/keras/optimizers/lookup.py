@@ -8,19 +8,26 @@
 """
 from ...framework.tf_export import tf_export
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
 from .ftrl import Ftrl
+from .lamb import Lamb
 from .lion import Lion
+from .loss_scale_optimizer import LossScaleOptimizer
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-ALL_OPTIMIZERS = {c.__name__.lower(): c for c in (Adadelta, Adagrad, Adam, Adamax, AdamW,
-                                                  Ftrl, Lion, Nadam, RMSprop, SGD)}
+ALL_OPTIMIZERS = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, Adamax,
+                                                  AdamW, Ftrl, Lion, LossScaleOptimizer, Nadam,
+                                                  RMSprop, SGD)}
+# Keras 3.15's `get("lamb")` does not know Lamb (it is missing from ALL_OBJECTS there), but a
+# saved Lamb config loads: deserialize looks here too.
+_CONFIG_ONLY = {"lamb": Lamb}
 
 
 @tf_export("keras.optimizers.serialize", "optimizers.serialize")
@@ -44,7 +51,8 @@ def deserialize(config, custom_objects=None):
     """
     custom_objects = custom_objects or {}
     name = config["class_name"]
-    cls = custom_objects.get(name) or ALL_OPTIMIZERS.get(name.lower())
+    cls = custom_objects.get(name) or ALL_OPTIMIZERS.get(name.lower()) or \
+        _CONFIG_ONLY.get(name.lower())
     if cls is None:
         raise ValueError(f"Could not interpret optimizer identifier: {name} Known "
                          f"optimizers: {sorted(c.__name__ for c in ALL_OPTIMIZERS.values())}.")

@@ -361,6 +361,13 @@ class Optimizer:
                 wd = cast(self.weight_decay, variable.dtype)
                 variable.assign_sub(variable * wd * lr)
 
+    def scale_loss(self, loss):
+        """`loss * loss_scale_factor` when one is set: `fit` differentiates the scaled loss
+        and `apply` divides the gradients by the factor again (Keras 3)."""
+        if self.loss_scale_factor is not None:
+            return loss * self.loss_scale_factor
+        return loss
+
     # --- the classic tf.keras API ----------------------------------------------------------
     def compute_gradients(self, loss, var_list, tape=None):
         """`(gradient, variable)` pairs of `loss` (a callable, or a tensor with its tape)."""
