@@ -140,7 +140,7 @@ def check_weight_grads(layer, *inputs, eps=1e-6, rtol=1e-5, atol=1e-7):
     """The tape gradient of sum(layer(inputs) * r) with respect to each weight of a float64
     layer equals central differences (each weight entry moved by +-eps)."""
     inputs = [tf.constant(np.asarray(x, "float64")) for x in inputs]
-    call = (lambda: layer(inputs)) if len(inputs) > 1 else (lambda: layer(inputs[0]))
+    call = lambda: layer(*inputs)  # noqa: E731 - several inputs: positional (query, value)
     shape = call().shape
     r = tf.constant(np.random.default_rng(3).uniform(0.5, 1.5, size=shape.as_list()))
     with tf.GradientTape() as tape:

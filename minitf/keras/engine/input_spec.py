@@ -54,7 +54,8 @@ class InputSpec:
 
     def get_config(self):
         return {"dtype": self.dtype, "shape": self.shape, "ndim": self.ndim,
-                "max_ndim": self.max_ndim, "min_ndim": self.min_ndim, "axes": self.axes}
+                "max_ndim": self.max_ndim, "min_ndim": self.min_ndim, "axes": self.axes,
+                "optional": self.optional}
 
 
 def shape_tuple(x):

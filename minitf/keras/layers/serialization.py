@@ -67,7 +67,11 @@ def serialize(layer):
     else:
         module = cls.__module__
         registered = object_registration.get_registered_name(cls)
-    config = {"module": module, "class_name": cls.__name__, "config": layer.get_config(),
+    # a built-in class exported under another name is written under that name, as Keras does
+    # (GroupedQueryAttention is "GroupQueryAttention")
+    class_name = cls.__dict__.get("_keras_class_name", cls.__name__) if registered is None \
+        and module.startswith("keras") else cls.__name__
+    config = {"module": module, "class_name": class_name, "config": layer.get_config(),
               "registered_name": registered}
     shapes = getattr(layer, "_build_shapes_dict", None)
     if layer.built and shapes and "input_shape" in shapes and cls.__name__ != "InputLayer" \
