@@ -58,6 +58,9 @@ def custom_gradient(f=None):
         try:
             with watcher:
                 result, grad_fn = f(*args, **kwargs)
+            # Fresh output tensors, so an output is never the very object of an input
+            # (inside tf.function: an Identity node, made while no tape records).
+            flat = [_fresh(t) for t in nest.flatten(result)]
         finally:
             context.tape_stack[:] = outer
         variables = watcher.watched_variables()
@@ -65,8 +68,6 @@ def custom_gradient(f=None):
             raise TypeError(
                 "If using @custom_gradient with a function that uses variables, then grad_fn "
                 "must accept a keyword argument 'variables'.")
-        # Fresh output tensors, so an output is never the very object of an input.
-        flat = [EagerTensor(t._value, t._dtype) for t in nest.flatten(result)]
         for v in variables:
             v._read()  # lets outer tapes watch the variables f used
         record(CustomGradient, list(args) + list(variables), flat,
@@ -74,6 +75,14 @@ def custom_gradient(f=None):
         return nest.pack_sequence_as(result, flat)
 
     return decorated
+
+
+def _fresh(t):
+    if isinstance(t, EagerTensor):
+        return EagerTensor(t._value, t._dtype)
+    from ..ops.creation_ops import identity  # noqa: PLC0415 - ops import the framework
+
+    return identity(t)
 
 
 def _parameters(fn):
