@@ -119,7 +119,8 @@ CASES = [
     ("tf.sparse.softmax(tf.SparseTensor([[0, 0, 0], [0, 0, 1], [1, 1, 1]], [1.0, 2.0, 3.0], "
      "[2, 2, 3]))", 0),
     ("tf.sparse.softmax(tf.SparseTensor([[0], [1]], [1.0, 2.0], [3]))", 1),
-    ("a * tf.constant([[1.0], [2.0]])", 0), ("a * 2.0", 0), ("a / tf.constant([[1.0, 2.0, 4.0]])", 0),
+    ("a * tf.constant([[1.0], [2.0]])", 0), ("a * 2.0", 0),
+    ("a / tf.constant([[1.0, 2.0, 4.0]])", 0),
     ("tf.SparseTensor([[0, 0]], [1], [2, 2]) / 2", 0), ("a * tf.constant([[[1.0]]])", 1),
     ("a / tf.constant(0.0)", 1),
     ("tf.abs(a)", 0), ("tf.math.negative(a)", 0), ("tf.math.sign(a)", 0), ("tf.math.square(a)", 0),
