@@ -184,11 +184,13 @@ def _index_shuffle_forward(index, seed, max_index, rounds):
                 None, None, f"max_index must be >= index, but {t} < {i} "
                 "[Op:RandomIndexShuffle] Every index must be one of 0, ..., max_index.")
     out = np.empty(n, dtype=np.uint64)
-    for i in range(n):  # one permutation per (seed, max_index)
-        words = [int(w) for w in seeds[i]]
+    groups = {}  # one permutation per distinct (seed, max_index): compute each once
+    for i in range(n):
+        groups.setdefault((tuple(int(w) for w in seeds[i]), int(top[i])), []).append(i)
+    for (words, last), rows in groups.items():
         keys = numpy_generator("RandomIndexShuffle", *words).integers(
             0, 2**64, size=rounds, dtype=np.uint64, endpoint=False)
-        out[i] = _permute(np.array([idx[i]], dtype=np.uint64), keys, int(top[i]))[0]
+        out[rows] = _permute(idx[rows].astype(np.uint64), keys, last)
     scalar = index.ndim == 0 and max_index.ndim == 0 and seed.ndim == 1
     return out.astype(index.dtype).reshape(() if scalar else (n,))
 

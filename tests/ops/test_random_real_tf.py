@@ -92,6 +92,20 @@ CASES = {
     "index:raw_sorted": "tf.sort(tf.random_index_shuffle(tf.range(4), [1, 5, 9], 3, rounds=2))",
     "index:raw_batch": "meta(tf.random_index_shuffle(tf.range(4), [[1, 5, 9]] * 4, 3))",
     "index:raw_bad_seed": "tf.random_index_shuffle(tf.range(4), [5, 9], 3)",
+    "init:normal": "meta(tf.random_normal_initializer(seed=1)([2, 3]))",
+    "init:normal_f64": "meta(tf.random_normal_initializer()([2], dtype=tf.float64))",
+    "init:normal_int": "tf.random_normal_initializer()([2], dtype=tf.int32)",
+    "init:normal_kwarg": "tf.random_normal_initializer()([2], foo=1)",
+    "init:normal_repeats": "bool(tf.reduce_all(tf.random_normal_initializer(seed=4)([5]) == "
+                           "tf.random_normal_initializer(seed=4)([5])))",
+    "init:normal_config": "tf.random_normal_initializer(1.0, 2.0, seed=3).get_config()",
+    "init:uniform_int": "meta(tf.random_uniform_initializer(0, 10)([3], dtype=tf.int32))",
+    "init:uniform_bool": "tf.random_uniform_initializer()([3], dtype=tf.bool)",
+    "init:uniform_partition": "meta(tf.random_uniform_initializer(seed=1)([3], "
+                              "partition_shape=[2], partition_offset=[0]))",
+    "init:uniform_config": "tf.random_uniform_initializer().get_config()",
+    "init:uniform_from_config": "meta(tf.random_uniform_initializer.from_config("
+                                "{'minval': 1., 'maxval': 2., 'seed': 5})([2]))",
     # draws: dtype and shape (and errors)
     "gamma:meta": "meta(tf.random.gamma([3], [1.0, 2.0], seed=1))",
     "gamma:beta": "meta(tf.random.gamma([3, 1], [1.0, 2.0], beta=[[1.], [2.]], seed=1))",
