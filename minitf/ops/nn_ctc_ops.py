@@ -22,15 +22,15 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import EagerTensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .array_ops import concat, one_hot, reshape, stack, transpose
+from .creation_ops import range as range_
 from .linalg_ops import matmul
 from .math_ops import (cast, equal, greater, logical_and, maximum, not_equal, where)
 from .nn_ops import log_softmax
 from .reduction_ops import reduce_logsumexp, reduce_sum
-from .scatter_ops import unsorted_segment_sum
 from .shape_ops import shape as shape_of
 from .sparse_tensor import SparseTensor, to_dense
 
@@ -97,14 +97,15 @@ def _sparse_labels(labels, batch):
     """A SparseTensor of labels as dense [batch, max_len] int32 and each row's length."""
     dense = cast(to_dense(labels), dtypes.int32)
     rows = cast(labels.indices[:, 0], dtypes.int32)
-    lengths = unsorted_segment_sum(0 * rows + 1, rows, batch)
+    every_row = range_(batch, dtype=dtypes.int32)
+    lengths = reduce_sum(cast(equal(every_row[:, None], rows[None, :]), dtypes.int32), 1)
     return dense, lengths
 
 
 def _check_times(label_length, logit_length):
     """The CTCLoss kernel's check (eager): a label longer than its input cannot fit."""
-    if not hasattr(label_length, "numpy") or not hasattr(logit_length, "numpy"):
-        return
+    if not (isinstance(label_length, EagerTensor) and isinstance(logit_length, EagerTensor)):
+        return  # inside tf.function the lengths are known only when the graph runs
     for b, (need, have) in enumerate(zip(label_length.numpy(), logit_length.numpy())):
         if need > have:
             raise errors.op_error(

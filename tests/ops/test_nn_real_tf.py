@@ -17,6 +17,13 @@ LOG6 = "tf.constant(np.random.default_rng(1).normal(size=(6, 3, 5)).astype(np.fl
 LAB = "tf.constant([[1, 2, 0], [3, 3, 0]])"
 SP = "tf.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1]], [1, 2, 3, 3], [2, 3])"
 SP1 = "tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3])"
+TAB = "tf.reshape(tf.range(10.), [5, 2])"
+IDX = "[[0, 0], [0, 1], [1, 0], [3, 0]]"
+IDS = f"tf.SparseTensor({IDX}, tf.constant([1, 3, 0, 1], tf.int64), [5, 2])"
+WTS = f"tf.SparseTensor({IDX}, [2.0, 0.5, 1.0, 3.0], [5, 2])"
+IDX2 = "[[0, 0], [0, 1], [1, 0], [3, 0], [3, 1]]"
+IDS2 = f"tf.SparseTensor({IDX2}, tf.constant([1, -1, 0, 1, 2], tf.int64), [5, 2])"
+WTS2 = f"tf.SparseTensor({IDX2}, [2.0, 0.5, 1.0, 0.0, -1.0], [5, 2])"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -99,6 +106,41 @@ CASES = {
                          "top_paths=3)",
     "ctc:unique": "tf.nn.ctc_unique_labels([[3, 4, 4, 3], [1, 1, 2, 0]])",
     "ctc:collapse": "tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 2])",
+    # test_nn_embedding.py
+    "emb:lookup": f"tf.nn.embedding_lookup({TAB}, [[0, 4], [2, 2]])",
+    "emb:lookup_div2": f"tf.nn.embedding_lookup([{TAB}[:3], {TAB}[3:]], [4, 0, 3, 2, 1])",
+    "emb:lookup_div3": f"tf.nn.embedding_lookup([{TAB}[:2], {TAB}[2:4], {TAB}[4:]], [4, 2, 0])",
+    "emb:lookup_uneven": f"tf.nn.embedding_lookup([{TAB}[:2], {TAB}[2:]], [0, 1, 2, 3, 4])",
+    "emb:lookup_max_norm": f"tf.nn.embedding_lookup({TAB}, [0, 4], max_norm=5.0)",
+    "emb:lookup_max_norm_3d": "tf.nn.embedding_lookup(tf.reshape(tf.range(12.), [3, 2, 2]), "
+                              "[[0], [2]], max_norm=5.0)",
+    "emb:lookup_empty": "tf.nn.embedding_lookup([], [0])",
+    "emb:lookup_grad": f"grad(lambda t: tf.nn.embedding_lookup([t[:3], t[3:]], [4, 4, 1], "
+                       f"max_norm=6.0), {TAB})",
+    "emb:sparse_sum": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, None, combiner='sum')",
+    "emb:sparse_mean": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, {WTS})",
+    "emb:sparse_sqrtn": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, {WTS}, combiner='sqrtn')",
+    "emb:sparse_sqrtn_plain": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, None, "
+                              "combiner='sqrtn')",
+    "emb:sparse_max_norm": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, {WTS}, max_norm=3.0)",
+    "emb:sparse_split": f"tf.nn.embedding_lookup_sparse([{TAB}[:3], {TAB}[3:]], {IDS}, {WTS})",
+    "emb:sparse_bad_combiner": f"tf.nn.embedding_lookup_sparse({TAB}, {IDS}, None, 'max')",
+    "emb:sparse_dense_ids": f"tf.nn.embedding_lookup_sparse({TAB}, tf.constant([[1]]), None)",
+    "emb:safe_sum": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, None, combiner='sum')",
+    "emb:safe_mean": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, {WTS2})",
+    "emb:safe_w_sum": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, {WTS2}, "
+                      "combiner='sum')",
+    "emb:safe_sqrtn": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, None, "
+                      "combiner='sqrtn')",
+    "emb:safe_default": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, {WTS2}, "
+                        "default_id=4)",
+    "emb:safe_max_norm": f"tf.nn.safe_embedding_lookup_sparse({TAB}, {IDS2}, {WTS2}, "
+                         "max_norm=2.0)",
+    "emb:safe_3d": "tf.nn.safe_embedding_lookup_sparse(" + TAB + ", tf.SparseTensor([[0, 0, 0], "
+                   "[0, 1, 1], [1, 0, 0]], tf.constant([1, 2, 4], tf.int64), [2, 2, 3]))",
+    "emb:safe_none": f"tf.nn.safe_embedding_lookup_sparse(None, {IDS2})",
+    "emb:safe_grad": f"grad(lambda t: tf.nn.safe_embedding_lookup_sparse(t, {IDS2}, {WTS2}, "
+                     f"combiner='sqrtn') * [[1., 2.]], {TAB})",
 }
 
 PLAIN = """
@@ -119,7 +161,7 @@ def grad(f, x):
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = f(x)
-    return tape.gradient(y, x)
+    return tf.convert_to_tensor(tape.gradient(y, x))   # TF: IndexedSlices for a gather
 
 
 def run(code):
