@@ -159,7 +159,8 @@ class _UniqueDataset(Dataset):
             raise TypeError("`tf.data.Dataset.unique` does not support a structure of "
                             f"{spec!r}: its elements must be single tensors.")
         if spec.dtype not in (dtypes.int32, dtypes.int64, dtypes.string):
-            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype!r} -- "
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type <dtype: "
+                            f"'{spec.dtype.name}'> -- "
                             "only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
         self._input = dataset
         self._element_spec = spec
@@ -180,7 +181,8 @@ def _bucket_of(boundaries):
     from ..ops.reduction_ops import reduce_sum
 
     def bucket(length):
-        hits = greater_equal(cast(length, dtypes.int64), np.asarray(boundaries, np.int64))
+        # int32 boundaries, as in TF: the length must be an int32 (as tf.shape gives)
+        hits = greater_equal(length, np.asarray(boundaries, np.int32))
         return reduce_sum(cast(hits, dtypes.int64))
     return bucket
 
@@ -245,7 +247,7 @@ def experimental_bucket_by_sequence_length(element_length_func, bucket_boundarie
     """`Dataset.bucket_by_sequence_length` as a transformation for `apply`.
 
     >>> ds = tf.data.Dataset.range(5).apply(tf.data.experimental.bucket_by_sequence_length(
-    ...     lambda x: x, [2], [2, 3], no_padding=True))  # "length" 0-1 and 2 or more
+    ...     lambda x: tf.cast(x, tf.int32), [2], [2, 3], no_padding=True))  # 0-1, and 2 on
     >>> [b.tolist() for b in ds.as_numpy_iterator()]
     [[0, 1], [2, 3, 4]]
     """

@@ -106,14 +106,19 @@ class TFRecordWriter:
         spec = dataset.element_spec
         if not isinstance(spec, TensorSpec) or spec.dtype is not dtypes.string or \
                 spec.shape.rank != 0:
-            raise TypeError("Invalid `dataset.` Expected a `dataset` that produces scalar "
-                            f"`tf.string` elements, but got a dataset which produces elements "
+            raise TypeError("Invalid `dataset`. Expected a`dataset` that produces scalar "
+                            "`tf.string` elements, but got a dataset which produces elements "
                             f"with shapes {getattr(spec, 'shape', spec)} and types "
-                            f"{getattr(spec, 'dtype', spec)!r}.")
+                            f"{_dtype_text(spec)}.")
         from ..io.tfrecord import TFRecordWriter as _Writer
         with _Writer(self._filename, self._compression) as writer:
             for record in dataset._iterate():
                 writer.write(record.numpy())
+
+
+def _dtype_text(spec):
+    dtype = getattr(spec, "dtype", None)
+    return f"<dtype: '{dtype.name}'>" if dtype is not None else repr(spec)
 
 
 @tf_export("data.experimental.parse_example_dataset")
@@ -140,7 +145,7 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
     from .tfrecord_dataset import TFRecordDatasetV2
     if label_key is not None and label_key not in features:
         raise ValueError(f"The `label_key` provided ({label_key}) must be one of the "
-                         f"`features` keys.")
+                         f"`features` keys: {features.keys()}.")
     reader = TFRecordDatasetV2 if reader is None else reader
     args = list(reader_args or [])
     files = Dataset.list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
