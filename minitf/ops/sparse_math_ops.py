@@ -127,10 +127,14 @@ def _sparse_add_gradient(op, d_indices, d_values, d_shape):
 
 
 def _sparse_dense_add(indices, values, shape, dense):
-    if tuple(shape) != dense.shape:
-        _fail("SparseTensorDenseAdd", f"Dimension mismatch: a_shape {shape.tolist()} and "
-              f"b.shape {list(dense.shape)} differ", "The dense operand has the SparseTensor's "
-              "dense_shape.")
+    hint = "The dense operand must have the SparseTensor's dense_shape."
+    if shape.size != dense.ndim:
+        _fail("SparseTensorDenseAdd", "Two operands have different ranks; received: "
+              f"{shape.size} and {dense.ndim}", hint)
+    for d, (x, y) in enumerate(zip(shape.tolist(), dense.shape)):
+        if x != y:
+            _fail("SparseTensorDenseAdd", f"Dimension {d} does not equal (no broadcasting is "
+                  f"supported): sparse side {x} vs dense side {y}", hint)
     out = dense.copy()
     np.add.at(out, tuple(indices.T), values)
     return out
@@ -158,7 +162,7 @@ def add(a, b, threshold=0):
     """
     sparse_a, sparse_b = isinstance(a, SparseTensor), isinstance(b, SparseTensor)
     if not (sparse_a or sparse_b):
-        raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add?")
+        raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
     if sparse_a and sparse_b:
         thresh = convert_to_tensor(threshold, dtype=_real_dtype(a.dtype))
         indices, values, shape = apply(SparseAdd, [a.indices, a.values, a.dense_shape,

@@ -276,7 +276,7 @@ def retain(sp_input, to_retain):
 def to_indicator(sp_input, vocab_size, name=None):
     """A dense bool tensor [..., vocab_size]: True at [..., v] when the row's ids include v.
 
-    The values of `sp_input` are ids (int32/int64) below `vocab_size`; its last
+    The values of `sp_input` are ids below `vocab_size` (cast to int64); its last
     dimension only counts the ids of a row.
 
     >>> st = tf.SparseTensor([[0, 0], [0, 1], [1, 0]], [0, 3, 1], [2, 2])
@@ -288,9 +288,6 @@ def to_indicator(sp_input, vocab_size, name=None):
     from .math_ops import cast
     from .sparse_tensor import to_dense
     sp_input = check_sparse(sp_input)
-    if sp_input.dtype not in (dtypes.int32, dtypes.int64):
-        raise TypeError(f"Expected sp_input's values to be int32 or int64 ids, got "
-                        f"{sp_input.dtype!r}.")
     ids = cast(sp_input.values, _I64)[:, None]
     indices = concat([sp_input.indices[:, :-1], ids], axis=1)
     shape = concat([sp_input.dense_shape[:-1],

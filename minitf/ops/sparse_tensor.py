@@ -114,10 +114,11 @@ def _refuse_conversion(value, dtype=None):
 register_tensor_conversion_function(SparseTensor, _refuse_conversion)
 
 
-def check_sparse(value, what="Input"):
+def check_sparse(value, what="sp_input"):
     """`value` if it is a SparseTensor, else TF's TypeError for a sparse op's argument."""
     if not isinstance(value, SparseTensor):
-        raise TypeError(f"{what} must be a SparseTensor, not {type(value).__name__}.")
+        raise TypeError(f"Input must be a SparseTensor. ({what} is a {type(value).__name__}; "
+                        "tf.sparse.from_dense(x) makes a SparseTensor of a dense tensor.)")
     return value
 
 
@@ -189,8 +190,7 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     >>> tf.sparse.to_dense(st)
     <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'', b'a', b''], dtype=object)>
     """
-    if not isinstance(sp_input, SparseTensor):
-        raise TypeError("Input must be a SparseTensor.")
+    check_sparse(sp_input, "sp_input")
     dtype = sp_input.dtype
     if default_value is None:
         default_value = b"" if dtype == dtypes.string else 0

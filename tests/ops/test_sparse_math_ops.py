@@ -49,6 +49,12 @@ def test_add_errors():
         tf.sparse.add(A(), tf.SparseTensor([[0, 0]], [1], [2, 3]))
     with pytest.raises(TypeError, match="At least one input should be SparseTensor"):
         tf.sparse.add(tf.ones([2]), tf.ones([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="sparse side 2 vs dense side 3"):
+        tf.sparse.add(A(), tf.ones([3, 3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="different ranks; received: 2 and 1"):
+        tf.sparse.add(A(), tf.ones([3]))
+    with pytest.raises(TypeError, match="Input must be a SparseTensor"):
+        tf.sparse.maximum(A(), tf.ones([2, 3]))
 
 
 def test_maximum_minimum_count_missing_as_zero():
