@@ -1,5 +1,5 @@
-"""Candidate samplers (`tf.random.*_candidate_sampler`, also under `tf.nn`) and
-`tf.nn.compute_accidental_hits`: the negative classes that sampled losses
+"""Candidate samplers (`tf.random.*_candidate_sampler`; all but the uniform and
+log-uniform ones also under `tf.nn`, as in TF 2) and `tf.nn.compute_accidental_hits`: the negative classes that sampled losses
 (`tf.nn.sampled_softmax_loss`, `tf.nn.nce_loss`) compare the true class with.
 
 Each sampler draws `num_sampled` class ids from [0, range_max) and returns
@@ -133,7 +133,7 @@ def _run_sampler(kind, true_classes, num_true, num_sampled, unique, range_max, s
     return SampledValues(*apply(CandidateSampler, [true_classes], attrs))
 
 
-@tf_export("random.uniform_candidate_sampler", "nn.uniform_candidate_sampler")
+@tf_export("random.uniform_candidate_sampler")  # tf.nn only in TF 1
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                               seed=None, name=None):
     """Samples classes uniformly from [0, range_max) (see the module docstring).
@@ -146,7 +146,7 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                         seed)
 
 
-@tf_export("random.log_uniform_candidate_sampler", "nn.log_uniform_candidate_sampler")
+@tf_export("random.log_uniform_candidate_sampler")  # tf.nn only in TF 1
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                   seed=None, name=None):
     """Samples class k with P(k) = log((k + 2) / (k + 1)) / log(range_max + 1): for
@@ -283,8 +283,8 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
     """Where a sampled class is one of the example's true classes ("accidental hits").
 
     Returns `(indices, ids, weights)`: for each hit, the example's row, the position
-    of the class in `sampled_candidates` and the weight -FLT_MAX that the sampled losses add to that logit, which
-    removes it from the softmax.
+    of the class in `sampled_candidates` and the weight -FLT_MAX that the sampled
+    losses add to that logit, which removes it from the softmax.
 
     >>> hits = tf.nn.compute_accidental_hits(tf.constant([[1], [4]], tf.int64),
     ...                                      tf.constant([4, 0, 1], tf.int64), num_true=1)

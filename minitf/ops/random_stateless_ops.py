@@ -74,8 +74,8 @@ def fold_in(seed, data, alg="auto_select"):
     """
     data = convert_to_tensor(data)
     if data.dtype not in (dtypes.int32, dtypes.int64):
-        raise ValueError(f"fold_in folds an integer into the seed; got `data` of dtype {data.dtype!r}. "
-                         "Pass an int32 or int64 scalar, e.g. a replica or step number.")
+        raise ValueError("fold_in folds an integer into the seed; got `data` of dtype "
+                         f"{data.dtype!r}. Pass an int32 or int64 scalar, e.g. a replica or step number.")
     seed1 = stateless_uniform([], seed=seed, dtype=data.dtype, minval=None, maxval=None, alg=alg)
     return stack([seed1, data])
 
@@ -122,7 +122,8 @@ def _stateless_shuffle_forward(value, seed):
 
 
 StatelessShuffle = Op("StatelessShuffle", _stateless_shuffle_forward, typed=(),
-                      shape=lambda value, seed: value, dtype=lambda value, seed: value)  # no gradient
+                      shape=lambda value, seed: value,
+                      dtype=lambda value, seed: value)  # no gradient, as in TF
 
 
 @tf_export("random.experimental.stateless_shuffle")

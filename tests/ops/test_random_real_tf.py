@@ -66,8 +66,8 @@ CASES = {
     "loss:nce_grad": f"loss_grads(tf.nn.nce_loss, {W}, {B}, {X})",
     "loss:sharded_weights": f"tf.nn.sampled_softmax_loss([{W}[:3], {W}[3:]], {B}, {LABELS}, {X},"
                             f" 4, 6, num_true=2, sampled_values={SAMPLED})",
-    "loss:default_sampler": f"meta(tf.nn.sampled_softmax_loss({W}, {B}, tf.constant([[1], [0], [3]]), {X}, 3,"
-                            " 6, seed=1))",
+    "loss:default_sampler": f"meta(tf.nn.sampled_softmax_loss({W}, {B}, "
+                            f"tf.constant([[1], [0], [3]]), {X}, 3, 6, seed=1))",
     "seed:split": f"meta(tf.random.split({SEED}, 3))",
     "seed:split_i64": "meta(tf.random.split(tf.constant([1, 2], tf.int64)))",
     "seed:split_0": f"meta(tf.random.split({SEED}, 0))",

@@ -15,7 +15,7 @@ def no_global_seed():
     tf.random.set_seed(None)
 
 
-# --- seeds ---------------------------------------------------------------------------------------
+# --- seeds ------------------------------------------------------------------------------------
 def test_split_gives_distinct_reproducible_seeds_of_the_seed_dtype():
     seeds = tf.random.split(tf.constant([1, 2], tf.int64), num=4)
     assert seeds.dtype == tf.int64 and seeds.shape == [4, 2]
@@ -85,7 +85,7 @@ def test_random_index_shuffle_rounds_change_the_permutation():
     assert not np.array_equal(a, b)
 
 
-# --- candidate samplers ----------------------------------------------------------------------------
+# --- candidate samplers -----------------------------------------------------------------------
 LABELS = tf.constant([[1], [3]], tf.int64)
 
 
@@ -141,7 +141,7 @@ def test_samplers_follow_tf_seed_rules():
     assert not np.array_equal(a.numpy(), b.numpy())
 
 
-# --- sampled losses --------------------------------------------------------------------------------
+# --- sampled losses ---------------------------------------------------------------------------
 W = np.linspace(-1, 1, 18).reshape(6, 3)
 B = np.array([0.1, -0.2, 0.3, 0.0, 0.5, -0.4])
 X = np.array([[1.0, -1.0, 0.5], [0.2, 0.3, -0.7]])
