@@ -1,6 +1,7 @@
 """Candidate samplers (`tf.random.*_candidate_sampler`; all but the uniform and
-log-uniform ones also under `tf.nn`, as in TF 2) and `tf.nn.compute_accidental_hits`: the negative classes that sampled losses
-(`tf.nn.sampled_softmax_loss`, `tf.nn.nce_loss`) compare the true class with.
+log-uniform ones also under `tf.nn`, as in TF 2) and `tf.nn.compute_accidental_hits`:
+the negative classes that sampled losses (`tf.nn.sampled_softmax_loss`,
+`tf.nn.nce_loss`) compare the true class with.
 
 Each sampler draws `num_sampled` class ids from [0, range_max) and returns
 `(sampled_candidates, true_expected_count, sampled_expected_count)`: how many
