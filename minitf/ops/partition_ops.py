@@ -190,6 +190,9 @@ def _unique_counts_grad(op, *dys):
                       "no gradient for it; tf.gather(x, first positions) is differentiable)")
 
 
+_unique_counts_grad.not_registered = True  # tf.RegisterGradient may still give it one
+
+
 @tf_export("unique_with_counts")
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """tf.unique plus how often each distinct value occurs: `count[j]` = number of

@@ -63,6 +63,7 @@ def raise_no_gradient(op, *dys):
                       "need, or write the math with differentiable ops)")
 
 
+raise_no_gradient.not_registered = True  # tf.RegisterGradient may still give it one
 TruncateMod.def_grad(raise_no_gradient)
 
 
