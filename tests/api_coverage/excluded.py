@@ -61,4 +61,15 @@ EXCLUDED = [
     ("flash attention is a fused GPU/TPU attention kernel (cuDNN, Pallas); there is no such "
      "kernel to switch on a NumPy CPU engine",
      ["tf.keras.config.*flash_attention*"]),
+    ("the tf.data service runs pipelines on separate dispatcher and worker servers over gRPC "
+     "(and distributed_save writes through them); minitf runs a pipeline in one process",
+     ["tf.data.experimental.service", "tf.data.experimental.distributed_save"]),
+    ("TF's C++ dataset graph and iterator state: get_model_proto returns the autotuner's "
+     "protobuf model, make_saveable_from_iterator a TF1 SaveableObject of iterator state; "
+     "minitf's pipelines are Python generators with neither",
+     ["tf.data.experimental.get_model_proto",
+      "tf.data.experimental.make_saveable_from_iterator"]),
+    ("to_variant/from_variant convert a dataset to and from a scalar tf.variant tensor; "
+     "minitf has no variant dtype (see tf.variant above), a dataset is a Python object",
+     ["tf.data.experimental.to_variant", "tf.data.experimental.from_variant"]),
 ]

@@ -7,6 +7,7 @@ deterministic cases: random draws differ between the engines (minitf is not Phil
 """
 import json
 import os
+import sqlite3
 import tempfile
 
 import numpy as np
@@ -247,7 +248,25 @@ def files(tf):
     D.from_tensor_slices({"n": [1.5, 2.5], "s": ["a", "b"]}).save(saved)
     E.save(D.range(3).batch(2), os.path.join(folder, "saved2"))
     snap = D.range(3).snapshot(os.path.join(folder, "snap"))
+    db_path = os.path.join(folder, "db.sqlite")
+    db = sqlite3.connect(db_path)
+    db.execute("create table t (name text, age integer, h real)")
+    db.executemany("insert into t values (?, ?, ?)", [("ann", 30, 1.5), ("bob", 25, None)])
+    db.commit()
+    db.close()
+
+    def sql(query, types):
+        return E.SqlDataset("sqlite", db_path, query, types)
     return {
+        "sql": described(sql("select name, age, h from t", (tf.string, tf.int32, tf.float64))),
+        "sql_single": described(sql("select age from t", tf.int64)),
+        "sql_conversions": vals(sql("select age, name, h, age, name from t",
+                                    (tf.bool, tf.int64, tf.string, tf.string, tf.float64))),
+        "sql_float32": failure(lambda: sql("select h from t", tf.float32)),
+        "sql_driver": failure(lambda: sql("select age from t", tf.int64).__class__(
+            "mysql", db_path, "select 1", tf.int64)),
+        "sql_columns": failure(lambda: list(sql("select age, h from t", tf.int64))),
+        "sql_bad_query": failure(lambda: list(sql("select nope from t", tf.int64))),
         "fixed_length": described(tf.data.FixedLengthRecordDataset(raw, 2, header_bytes=3,
                                                                    footer_bytes=2)),
         "batched_features": [repr(batched.element_spec), vals(batched)],

@@ -264,3 +264,54 @@ def test_every_case_matches_real_tensorflow():
     assert set(mine) == set(real)
     different = [key for key in sorted(real) if not _same(mine[key], real[key])]
     assert not different, [(key, mine[key], real[key]) for key in different]
+
+
+def test_option_groups_by_their_public_names():
+    o = tf.data.Options()
+    assert isinstance(o.autotune, tf.data.experimental.AutotuneOptions)
+    assert isinstance(o.experimental_distribute, tf.data.experimental.DistributeOptions)
+    assert isinstance(o.experimental_optimization, tf.data.experimental.OptimizationOptions)
+    assert isinstance(o.experimental_service, tf.data.experimental.ServiceOptions)
+    o.experimental_service.pinned = True
+    assert o.merge(tf.data.Options()).experimental_service.pinned is True
+    # SHARD_HINT marks where a distribution strategy puts its own shard arguments
+    assert tf.data.experimental.SHARD_HINT == -1
+    assert values(D.range(6).shard(3, 1)) == [1, 4]
+
+
+def test_make_batched_features_dataset_and_parse_example_dataset(tmp_path):
+    path = str(tmp_path / "ex.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        for i in range(5):
+            feature = {"x": tf.train.Feature(int64_list=tf.train.Int64List(value=[i, -i]))}
+            writer.write(tf.train.Example(features=tf.train.Features(
+                feature=feature)).SerializeToString())
+    specs = {"x": tf.io.FixedLenFeature([2], tf.int64)}
+    ds = tf.data.experimental.make_batched_features_dataset(
+        path, 2, specs, num_epochs=2, shuffle=True, shuffle_seed=1, drop_final_batch=True)
+    assert ds.element_spec == {"x": tf.TensorSpec([2, 2], tf.int64)}
+    rows = [r for batch in values(ds) for r in batch["x"]]
+    assert len(rows) == 10 and sorted(r[0] for r in rows) == sorted(list(range(5)) * 2)
+    parsed = tf.data.TFRecordDataset(path).batch(5).apply(
+        tf.data.experimental.parse_example_dataset(specs))
+    assert values(parsed) == [{"x": [[i, -i] for i in range(5)]}]
+    with pytest.raises(ValueError, match="`features` cannot be None"):
+        tf.data.experimental.parse_example_dataset(None)
+
+
+def test_sql_dataset_reads_read_only(tmp_path):
+    import sqlite3
+    path = str(tmp_path / "d.db")
+    db = sqlite3.connect(path)
+    db.execute("create table t (v integer)")
+    db.executemany("insert into t values (?)", [(3,), (4,)])
+    db.commit()
+    db.close()
+    ds = tf.data.experimental.SqlDataset("sqlite", path, "select v * 2 from t", tf.int64)
+    assert values(ds) == [6, 8] and values(ds) == [6, 8]
+    with pytest.raises(tf.errors.UnknownError, match="readonly|read-only|Prepare"):
+        values(tf.data.experimental.SqlDataset("sqlite", path, "delete from t", tf.int64))
+    assert values(ds) == [6, 8]
+    with pytest.raises(tf.errors.UnknownError, match="Failed to open"):
+        values(tf.data.experimental.SqlDataset("sqlite", str(tmp_path / "no.db"),
+                                               "select 1", tf.int64))
