@@ -57,6 +57,41 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     return CONV2D_FAMILY.input_grad(_shape_list(output_shape), f, x, attrs)
 
 
+@tf_export("nn.atrous_conv2d_transpose")
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of atrous_conv2d: conv2d_transpose with stride 1 and the filter's taps
+    `rate` apart. value [N, h, w, in], filters [kh, kw, out, in], result `output_shape`.
+
+    (TF computes it with space_to_batch, a conv2d_transpose and batch_to_space; the
+    numbers are the same.)
+
+    >>> tf.nn.atrous_conv2d_transpose(tf.ones([1, 4, 4, 2]), tf.ones([2, 2, 3, 2]),
+    ...                               [1, 6, 6, 3], rate=2, padding="VALID").shape
+    TensorShape([1, 6, 6, 3])
+    """
+    value, filters = convert_pair(value, filters)
+    if padding not in ("SAME", "VALID"):
+        raise ValueError("`padding` must be either 'VALID' or 'SAME'. Received: "
+                         f"padding={padding}")
+    if rate < 1:
+        raise ValueError(f"`rate` cannot be less than one. Received: rate={rate}")
+    shape = _shape_list(output_shape)
+    if not value.shape[3:4].is_compatible_with(filters.shape[3:4]):
+        raise ValueError(
+            "`value` channel count must be compatible with `filters` input channel count. "
+            f"Received: value.shape={tuple(value.shape.as_list())} with channel count "
+            f"{value.shape[3]} and filters.shape={tuple(filters.shape.as_list())} with input "
+            f"channel count {filters.shape[3]}.")
+    if isinstance(shape, list) and shape[3] != filters.shape[2]:
+        raise ValueError(
+            "`output_shape` channel count must be compatible with `filters` output channel "
+            f"count. Received: output_shape={shape} with channel count {shape[3]} and "
+            f"filters.shape={tuple(filters.shape.as_list())} with output channel count "
+            f"{filters.shape[3]}.")  # sic: TF's message names the input channel count here
+    return conv2d_transpose(value, filters, output_shape, strides=1, padding=padding,
+                            dilations=int(rate))
+
+
 @tf_export("nn.conv1d_transpose")
 def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",
                      dilations=None, name=None):

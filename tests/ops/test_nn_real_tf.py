@@ -24,6 +24,9 @@ WTS = f"tf.SparseTensor({IDX}, [2.0, 0.5, 1.0, 3.0], [5, 2])"
 IDX2 = "[[0, 0], [0, 1], [1, 0], [3, 0], [3, 1]]"
 IDS2 = f"tf.SparseTensor({IDX2}, tf.constant([1, -1, 0, 1, 2], tf.int64), [5, 2])"
 WTS2 = f"tf.SparseTensor({IDX2}, [2.0, 0.5, 1.0, 0.0, -1.0], [5, 2])"
+IM = "tf.constant(np.random.default_rng(0).normal(size=(1, 4, 5, 2)).astype(np.float32))"
+KER = "tf.constant(np.random.default_rng(1).normal(size=(2, 3, 2)).astype(np.float32))"
+FLT = "tf.constant(np.random.default_rng(2).normal(size=(2, 2, 3, 2)).astype(np.float32))"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -141,6 +144,40 @@ CASES = {
     "emb:safe_none": f"tf.nn.safe_embedding_lookup_sparse(None, {IDS2})",
     "emb:safe_grad": f"grad(lambda t: tf.nn.safe_embedding_lookup_sparse(t, {IDS2}, {WTS2}, "
                      f"combiner='sqrtn') * [[1., 2.]], {TAB})",
+    # test_nn_image_ops.py
+    "morph:dilation": f"tf.nn.dilation2d({IM}, {KER}, [1, 1, 1, 1], 'VALID', 'NHWC', [1, 1, 1, 1])",
+    "morph:dilation_same": f"tf.nn.dilation2d({IM}, {KER}, [1, 2, 2, 1], 'SAME', 'NHWC', "
+                           "[1, 2, 1, 1])",
+    "morph:erosion": f"tf.nn.erosion2d({IM}, {KER}, [1, 2, 1, 1], 'SAME', 'NHWC', [1, 1, 2, 1])",
+    "morph:dilation_int": f"tf.nn.dilation2d(tf.cast({IM} * 4, tf.int32), tf.cast({KER} * 4, "
+                          "tf.int32), [1, 1, 1, 1], 'VALID', 'NHWC', [1, 1, 1, 1])",
+    "morph:dilation_nchw": f"tf.nn.dilation2d({IM}, {KER}, [1, 1, 1, 1], 'VALID', 'NCHW', "
+                           "[1, 1, 1, 1])",
+    "morph:dilation_depth": f"tf.nn.dilation2d({IM}, {KER}[:, :, :1], [1, 1, 1, 1], 'VALID', "
+                            "'NHWC', [1, 1, 1, 1])",
+    "morph:dilation_batch_stride": f"tf.nn.dilation2d({IM}, {KER}, [2, 1, 1, 1], 'VALID', "
+                                   "'NHWC', [1, 1, 1, 1])",
+    "morph:grad": f"[grad(lambda v: tf.nn.erosion2d(v, {KER}, [1, 2, 1, 1], 'SAME', 'NHWC', "
+                  f"[1, 1, 2, 1]), {IM}), grad(lambda k: tf.nn.dilation2d({IM}, k, [1, 1, 1, 1], "
+                  f"'VALID', 'NHWC', [1, 1, 1, 1]), {KER})]",
+    "iso:plain": "tf.nn.isotonic_regression([[1., 3., 2., 4.], [4., 1., 2., 0.]])",
+    "iso:increasing": "tf.nn.isotonic_regression([[1., 3., 2., 4.], [4., 1., 2., 0.]], "
+                      "decreasing=False)",
+    "iso:axis0": "tf.nn.isotonic_regression([[1., 3.], [3., 2.], [2., 5.]], axis=0)",
+    "iso:ties": "tf.nn.isotonic_regression([[2., 2., 2., 1.]])",
+    "iso:int": "tf.nn.isotonic_regression(tf.constant([[1, 3, 2]]))",
+    "iso:int8": "tf.nn.isotonic_regression(tf.constant([[1, 3, 2]], tf.int8))",
+    "iso:f16": "tf.nn.isotonic_regression(tf.constant([[1., 3, 2]], tf.float16))",
+    "iso:random": "tf.nn.isotonic_regression(tf.constant(np.random.default_rng(5).normal("
+                  "size=(2, 3, 9)).astype(np.float32)), axis=1)",
+    "iso:grad": "grad(lambda y: tf.nn.isotonic_regression(y)[0] * [[1., 2., 3., 4., 5.]], "
+                "tf.constant([[1., 3., 2., 4., 0.5]]))",
+    "atrous_t:valid": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 6, 7, 3], 2, 'VALID')",
+    "atrous_t:same": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 4, 5, 3], 2, 'SAME')",
+    "atrous_t:rate3": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 4, 5, 3], 3, 'SAME')",
+    "atrous_t:rate1": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 3], 1, 'VALID')",
+    "atrous_t:rate0": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 3], 0, 'VALID')",
+    "atrous_t:bad_out": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 4], 2, 'VALID')",
 }
 
 PLAIN = """
