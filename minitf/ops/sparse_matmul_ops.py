@@ -230,7 +230,7 @@ def _count(rows, values, weights, minlength, maxlength, binary_output, op_name, 
     if values.size and values.min() < 0:
         _fail(op_name, "Input values must all be non-negative", "bincount counts ids 0, 1, 2, "
               "...; a negative value has no bin.")
-    top = int(values.max()) + 1 if values.size else 0
+    top = (int(values.max()) if values.size else 0) + 1  # no values: one bin, as TF
     size = max(top, minlength) if minlength >= 0 else top
     if maxlength >= 0:
         size = min(size, maxlength)

@@ -144,11 +144,12 @@ def reset_shape(sp_input, new_shape=None):
     >>> tf.sparse.reset_shape(st).dense_shape.numpy()
     array([2, 2])
     """
+    from .math_ops import maximum
     from .reduction_ops import reduce_max
     sp_input = check_sparse(sp_input)
-    if new_shape is None:
-        return SparseTensor(sp_input.indices, sp_input.values,
-                            reduce_max(sp_input.indices, axis=0) + 1)
+    if new_shape is None:  # 0 for every dimension when there are no entries, as in TF
+        tightest = maximum(reduce_max(sp_input.indices, axis=0) + 1, 0)
+        return SparseTensor(sp_input.indices, sp_input.values, tightest)
     new_shape = convert_to_tensor(new_shape, dtype=_I64)
     if new_shape.shape.rank != 1:
         raise ValueError(f"Shape {new_shape.shape} must have rank 1")

@@ -121,6 +121,7 @@ def test_bincount_dense_and_sparse():
     st = tf.SparseTensor([[0, 0], [0, 1], [1, 1]], [2, 2, 5], [2, 3])
     assert parts(tf.sparse.bincount(st, axis=-1)) == ([[0, 2], [1, 5]], [2, 1], [2, 6])
     assert tf.sparse.bincount(tf.constant([1], tf.int64)).dtype == tf.int64
+    assert parts(tf.sparse.bincount(tf.zeros([0], tf.int32))) == ([], [], [1])  # one empty bin
 
 
 def test_bincount_errors():

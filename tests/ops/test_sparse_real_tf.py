@@ -26,6 +26,7 @@ m23 = tf.reshape(tf.range(6.0), [2, 3])
 data = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 strs = tf.constant([["a", "b"], ["c", "d"]])
 sx = tf.SparseTensor([[0, 0], [1, 0], [1, 1]], ["x", "y", "z"], [2, 2])
+e0 = tf.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [2, 3])  # no entries
 
 
 def text(v):
@@ -173,6 +174,19 @@ CASES = [
      "tf.TensorSpec([2, 3])]]", 0),
     ("repr(tf.SparseTensorSpec.from_value(a))", 0), ("repr(tf.SparseTensorSpec())", 0),
     ("str(a)", 0), ("repr(a)", 0),
+    # no entries at all
+    ("tf.sparse.reorder(e0)", 0), ("tf.sparse.add(e0, a)", 0), ("tf.sparse.concat(0, [e0, a])", 0),
+    ("tf.sparse.reduce_sum(e0, 1)", 0), ("tf.sparse.softmax(e0)", 0),
+    ("tf.sparse.sparse_dense_matmul(e0, tf.ones([3, 2]))", 0),
+    ("tf.sparse.fill_empty_rows(e0, 5.0)", 0), ("tf.sparse.from_dense(tf.zeros([2, 2]))", 0),
+    ("tf.sparse.bincount(tf.zeros([0], tf.int32))", 0), ("tf.sparse.slice(e0, [0, 0], [1, 1])", 0),
+    ("tf.sparse.split(sp_input=e0, num_split=2, axis=0)", 0), ("tf.sparse.reshape(e0, [-1])", 0),
+    ("tf.sparse.maximum(e0, a)", 0), ("tf.sparse.reduce_max(e0, 1, output_is_sparse=True)", 0),
+    ("tf.sparse.reset_shape(e0)", 0),
+    ("tf.sparse.segment_sum(tf.ones([2, 2]), tf.zeros([0], tf.int32), tf.zeros([0], tf.int32))",
+     0),
+    ("tf.sparse.reduce_sum(tf.SparseTensor([[0, 1, 1]], [2.0], [2, 2, 2]), [0, 2], "
+     "output_is_sparse=True, keepdims=True)", 0),
 ]
 
 # gradients (float64, of sum(sin(f(x)))), compared value for value

@@ -54,6 +54,11 @@ def test_reset_shape_tightest_and_larger_and_errors():
         tf.sparse.reset_shape(A(), [3, 4, 5])
 
 
+def test_reset_shape_of_no_entries_is_all_zeros():
+    empty = tf.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [2, 3])
+    assert parts(tf.sparse.reset_shape(empty))[2] == [0, 0]
+
+
 def test_expand_dims_positions():
     assert parts(tf.sparse.expand_dims(A())) == ([[0, 0, 0], [0, 2, 0], [1, 1, 0]],
                                                  [1.0, -2.0, 3.0], [2, 3, 1])
