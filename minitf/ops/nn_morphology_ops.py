@@ -161,10 +161,10 @@ def erosion2d(value, filters, strides, padding, data_format, dilations, name=Non
     """Grayscale erosion: a min of value - filter over each window, computed as TF does,
     -dilation2d(-value, filters flipped in height and width).
 
-    >>> image = tf.reshape(tf.constant([0.0, 5.0, 1.0, 2.0]), [1, 1, 4, 1])
+    >>> image = tf.reshape(tf.constant([3.0, 5.0, 1.0, 2.0]), [1, 1, 4, 1])
     >>> tf.nn.erosion2d(image, tf.zeros([1, 2, 1]), [1, 1, 1, 1], "VALID", "NHWC",
     ...                 [1, 1, 1, 1])[0, 0, :, 0].numpy()
-    array([0., 1., 1.], dtype=float32)
+    array([3., 1., 1.], dtype=float32)
     """
     if data_format != "NHWC":
         raise ValueError("`data_format` values other  than 'NHWC' are not supported. "
