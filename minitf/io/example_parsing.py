@@ -339,11 +339,17 @@ def pack(outputs, sparse, dense):
 
 
 def parse(serialized, features):
-    """Run ParseExampleV2 and pack its outputs into the result dict."""
+    """Run ParseExampleV2 and pack its outputs into the result dict.
+
+    SparseFeature and RaggedFeature specs (feature_specs.py) are read as VarLenFeatures
+    and shaped afterwards."""
+    from .feature_specs import expand
+
+    features, finish = expand(features, VarLenFeature)
     sparse, dense, attrs, defaults = op_attrs(features)
     outputs = apply(ParseExampleV2, [serialized] + defaults, attrs)
-    return pack(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs],
-                sparse, dense)
+    return finish(pack(list(outputs) if isinstance(outputs, (list, tuple)) else [outputs],
+                       sparse, dense), serialized.shape.rank != 0)
 
 
 @tf_export("io.parse_single_example")
