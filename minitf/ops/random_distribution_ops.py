@@ -34,12 +34,15 @@ from ..framework.op import Op, apply
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
-from .array_ops import broadcast_to, reshape
+from .array_ops import broadcast_to, concat, reshape
+from .broadcast_shape_ops import broadcast_dynamic_shape
+from .creation_ops import ones
 from .gamma_ops import _lgamma
 from .math_ops import divide, maximum
 from .random_ops import (_kernel_generator, _seed_attrs, check_dtype, check_logits,
                          gumbel_max_samples, numpy_generator, shape_argument, stateless_seed)
 from .reduction_ops import reduce_sum
+from .shape_ops import shape as shape_of
 from .shape_rules import broadcast, dims_text
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -128,8 +131,8 @@ def random_gamma_grad(alpha, sample, name=None):
 
 def _gamma_alpha_grad(alpha, sample, dy, sample_dims):
     """The gradient reaching alpha: dy * dx/dalpha summed over the sample dimensions."""
-    alpha_b = reshape(alpha, [1] * sample_dims + list(alpha.shape))
-    partial = apply(RandomGammaGrad, [broadcast_to(alpha_b, sample.shape), sample])
+    alpha_b = reshape(alpha, concat([ones([sample_dims], dtypes.int32), shape_of(alpha)], 0))
+    partial = apply(RandomGammaGrad, [broadcast_to(alpha_b, shape_of(sample)), sample])
     return reduce_sum(dy * partial, axis=list(range(sample_dims)))
 
 
@@ -159,8 +162,11 @@ def _alpha_beta(alpha, beta, dtype):
     dtype = check_dtype(dtype, FLOATS)
     alpha = convert_to_tensor(alpha, dtype=dtype)
     beta = convert_to_tensor(1 if beta is None else beta, dtype=dtype)
-    both = np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list()))
-    return broadcast_to(alpha, list(both)), beta, dtype
+    if alpha.shape.is_fully_defined() and beta.shape.is_fully_defined():
+        both = list(np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list())))
+    else:  # inside tf.function with unknown sizes: broadcast at run time, as TF does
+        both = broadcast_dynamic_shape(shape_of(alpha), shape_of(beta))
+    return broadcast_to(alpha, both), beta, dtype
 
 
 @tf_export("random.gamma")
@@ -231,7 +237,7 @@ def _check_trailing(op_name, shape, param_shape, what):
     ok = len(param) <= len(shape)
     if ok:
         tail = shape[len(shape) - len(param):]
-        ok = all(p in (1, s) for p, s in zip(param, tail))
+        ok = all(p in (1, s) or None in (p, s) for p, s in zip(param, tail))
     if not ok:
         raise errors.op_error(
             errors.InvalidArgumentError, op_name,

@@ -212,3 +212,20 @@ def test_poisson_and_binomial_have_no_gradient():
         tape.watch(lam)
         y = tf.random.stateless_poisson([4], SEED, lam, dtype=tf.float32)
     assert tape.gradient(y, lam) is None
+
+
+def test_gamma_gradient_in_a_function_with_unknown_sizes():
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def grad_of_sum(alpha):
+        with tf.GradientTape() as tape:
+            tape.watch(alpha)
+            total = tf.reduce_sum(tf.random.stateless_gamma([400, 3], SEED, alpha))
+        return tape.gradient(total, alpha)
+
+    alpha = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(alpha)
+        total = tf.reduce_sum(tf.random.stateless_gamma([400, 3], SEED, alpha))
+    np.testing.assert_allclose(grad_of_sum(alpha).numpy(), tape.gradient(total, alpha).numpy(),
+                               rtol=1e-6)
+    np.testing.assert_allclose(grad_of_sum(alpha).numpy(), [400, 400, 400], rtol=0.1)
