@@ -178,6 +178,16 @@ CASES = {
     "atrous_t:rate1": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 3], 1, 'VALID')",
     "atrous_t:rate0": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 3], 0, 'VALID')",
     "atrous_t:bad_out": f"tf.nn.atrous_conv2d_transpose({IM}, {FLT}, [1, 5, 6, 4], 2, 'VALID')",
+    # test_nn_experimental.py (stateless_dropout's numbers are minitf's own: random_ops.py)
+    "exp:general_dropout": "tf.nn.experimental.general_dropout(tf.reshape(tf.range(1., 9.), "
+                           "[2, 4]), 0.4, lambda shape, dtype: tf.reshape(tf.cast(tf.range(8), "
+                           "dtype) / 8.0, shape))",
+    "exp:general_dropout_noise": "tf.nn.experimental.general_dropout(tf.ones([2, 4]), 0.5, "
+                                 "lambda shape, dtype: tf.reshape(tf.cast(tf.range(4), dtype) "
+                                 "/ 4.0, shape), noise_shape=[1, 4])",
+    "exp:stateless_rate_1": "tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.0, [1, 2])",
+    "exp:stateless_int": "tf.nn.experimental.stateless_dropout(tf.ones([2], tf.int32), 0.5, "
+                         "[1, 2])",
 }
 
 PLAIN = """
