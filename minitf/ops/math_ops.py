@@ -142,8 +142,18 @@ def divide(x, y, name=None):
 
 @tf_export("realdiv")
 def realdiv(x, y, name=None):
-    """x / y for floating tensors (no integer casting)."""
+    """x / y for floating tensors (no integer casting).
+
+    >>> tf.realdiv([7.0, -7.0], [2.0, 2.0])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 3.5, -3.5], dtype=float32)>
+    """
     x, y = binary_args(x, y)
+    if x.dtype is y.dtype and x.dtype.is_integer:  # TF has no integer RealDiv kernel
+        raise errors.op_error(
+            errors.NotFoundError, "RealDiv", "Could not find device for node: {{node RealDiv}} "
+            f"= RealDiv[T=DT_{x.dtype.name.upper()}]",
+            "RealDiv has kernels only for floating and complex dtypes: use tf.math.truediv "
+            "(or /), which casts integers to float first, or tf.math.floordiv.")
     return apply(RealDiv, [x, y])
 
 
