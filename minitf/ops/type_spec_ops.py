@@ -1,0 +1,74 @@
+"""tf.TypeSpec and tf.type_spec_from_value: the "type" of a value that tf.function
+traces for (its dtype and shape, and for composite values their structure).
+
+>>> import minitf as tf
+>>> tf.type_spec_from_value(tf.constant([1, 2]))
+TensorSpec(shape=(2,), dtype=tf.int32, name=None)
+>>> isinstance(tf.TensorSpec([2], tf.float32), tf.TypeSpec)
+True
+
+In TensorFlow, TypeSpec is the base class of TensorSpec, RaggedTensorSpec,
+SparseTensorSpec, DatasetSpec, ... with methods to flatten values into tensors. minitf's
+specs are separate small classes; tf.TypeSpec is their common abstract base here (each
+is registered with it), so isinstance checks and signatures work as in TF.
+"""
+import abc
+
+from ..framework.function import TensorSpec
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tf_export import tf_export
+
+
+@tf_export("TypeSpec")
+class TypeSpec(abc.ABC):  # noqa: B024 - an abstract base for isinstance, as in TF
+    """The abstract base of the value types tf.function can trace for (TensorSpec,
+    RaggedTensorSpec, SparseTensorSpec, DatasetSpec).
+
+    >>> isinstance(tf.RaggedTensorSpec([2, None], tf.int32), tf.TypeSpec)
+    True
+    """
+
+
+def _register_specs():
+    from ..data.structure import DatasetSpec  # noqa: PLC0415 - tf.data imports many ops
+    from ..ragged.ragged_tensor_spec import RaggedTensorSpec  # noqa: PLC0415
+    from .sparse_tensor_spec import SparseTensorSpec  # noqa: PLC0415
+
+    for spec in (TensorSpec, RaggedTensorSpec, SparseTensorSpec, DatasetSpec):
+        TypeSpec.register(spec)
+
+
+@tf_export("type_spec_from_value")
+def type_spec_from_value(value):
+    """The TypeSpec of `value`: a TensorSpec for tensors and anything tf.constant accepts
+    (NumPy arrays, numbers, strings, nested lists), a RaggedTensorSpec, SparseTensorSpec
+    or DatasetSpec for those values; TypeError otherwise.
+
+    >>> tf.type_spec_from_value([[1.0, 2.0]])
+    TensorSpec(shape=(1, 2), dtype=tf.float32, name=None)
+    """
+    from ..data.structure import DatasetSpec, is_dataset  # noqa: PLC0415
+    from ..ops.sparse_tensor import SparseTensor  # noqa: PLC0415
+    from ..ragged.ragged_tensor import RaggedTensor  # noqa: PLC0415
+    from ..ragged.ragged_tensor_spec import RaggedTensorSpec  # noqa: PLC0415
+    from .sparse_tensor_spec import SparseTensorSpec  # noqa: PLC0415
+
+    if isinstance(value, Tensor):
+        return TensorSpec.from_tensor(value)
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec.from_value(value)
+    if isinstance(value, SparseTensor):
+        return SparseTensorSpec.from_value(value)
+    if is_dataset(value):
+        return DatasetSpec(value.element_spec)
+    if value is not None and not isinstance(value, dict) \
+            and not getattr(value, "_is_variable", False):
+        try:
+            return TensorSpec.from_tensor(convert_to_tensor(value))
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
+                    f"{type(value)}.")
+
+
+_register_specs()

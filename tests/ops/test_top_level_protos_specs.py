@@ -1,0 +1,77 @@
+"""tf.make_tensor_proto / tf.make_ndarray (TensorBoard's TensorProto: the printed text and
+the serialized bytes equal real TF's), tf.TypeSpec / tf.type_spec_from_value, tf.realdiv;
+CASES against real TF in one subprocess.
+"""
+import numpy as np
+import pytest
+
+import minitf as tf
+from tests.ops.top_level_compare import evaluate, real_tf_fixture
+
+
+def test_tensor_proto_round_trips():
+    for value in ([[1.0, 2.0]], ["a", "bc"], 3, [True, False], [1 + 2j, 3j],
+                  np.arange(6, dtype=np.uint64).reshape(2, 3)):
+        proto = tf.make_tensor_proto(value)
+        back = tf.make_ndarray(proto)
+        expected = tf.constant(value).numpy()
+        assert back.dtype == expected.dtype and np.array_equal(back, expected)
+    proto = tf.make_tensor_proto(tf.constant([[1, 2], [3, 4]]))
+    assert proto.tensor_content == np.array([1, 2, 3, 4], "<i4").tobytes()
+    assert tf.make_ndarray(tf.make_tensor_proto([1, 2], shape=[4])).tolist() == [1, 2, 2, 2]
+    assert tf.make_ndarray(tf.make_tensor_proto(1.5, shape=[2, 2])).tolist() == [[1.5, 1.5]] * 2
+    with pytest.raises(ValueError, match="Too many elements provided"):
+        tf.make_tensor_proto([1, 2, 3], shape=[2])
+    with pytest.raises(TypeError, match="Expected Tensor's shape"):
+        tf.make_tensor_proto([1, 2], shape=[2, 1], verify_shape=True)
+
+
+def test_type_specs():
+    assert tf.type_spec_from_value(np.ones((2, 3))) == tf.TensorSpec([2, 3], tf.float64)
+    ragged = tf.type_spec_from_value(tf.ragged.constant([[1], [2, 3]]))
+    assert isinstance(ragged, tf.RaggedTensorSpec) and isinstance(ragged, tf.TypeSpec)
+    sparse = tf.type_spec_from_value(tf.SparseTensor([[0]], [1.0], [3]))
+    assert isinstance(sparse, tf.SparseTensorSpec) and isinstance(sparse, tf.TypeSpec)
+    assert isinstance(tf.type_spec_from_value(tf.data.Dataset.range(3)), tf.data.DatasetSpec)
+    with pytest.raises(TypeError, match="Could not build a TypeSpec"):
+        tf.type_spec_from_value({"a": 1})
+
+
+def test_realdiv():
+    assert tf.realdiv([7.0, -7.0], [2.0, 2.0]).numpy().tolist() == [3.5, -3.5]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.realdiv(tf.constant([1.0]), tf.constant([1.0], tf.float64))
+    with pytest.raises(tf.errors.NotFoundError, match="RealDiv"):
+        tf.realdiv([7, 1], [2, 2])
+
+
+CASES = [
+    "proto([[1., 2.]])", "proto(['a', 'bc'])", "proto(3)", "proto(1., shape=[2, 2])",
+    "proto([True, False])", "proto([1, 2], dtype=tf.float16)",
+    "proto(tf.constant([[1, 2], [3, 4]]))",
+    "proto(np.array([1, 2], np.int64))", "proto([1 + 2j, 3j])", "proto([1, 2], shape=[3])",
+    "proto([1, 2, 3], shape=[2])", "proto([1, 2], shape=[2, 1], verify_shape=True)",
+    "proto(np.array([1.5], np.float16))", "proto(np.arange(3, dtype=np.uint64))",
+    "proto([[1.]], shape=[1, 3], allow_broadcast=True)", "proto(5, dtype=tf.int64)",
+    "proto(np.array([[b'x', b'yz']], dtype=object))", "proto([], dtype=tf.float32)",
+    "spec(tf.constant([1, 2]))", "spec([1, 2])", "spec(1)", "spec('a')", "spec(np.ones((2, 3)))",
+    "spec(tf.ragged.constant([[1], [2, 3]]))", "spec(tf.SparseTensor([[0]], [1.], [3]))",
+    "spec(tf.data.Dataset.range(3))", "spec(object())", "spec({'a': 1})",
+    "[isinstance(tf.TensorSpec([1]), tf.TypeSpec), issubclass(tf.RaggedTensorSpec, tf.TypeSpec)]",
+    "tf.realdiv([7., -7.], [2., 2.])", "tf.realdiv([7, 1], [2, 2])",
+]
+SETUP = """
+def proto(values, **kwargs):
+    p = tf.make_tensor_proto(values, **kwargs)
+    return [str(p), p.SerializeToString().hex(), repr(tf.make_ndarray(p))]
+def spec(value):
+    s = tf.type_spec_from_value(value)
+    return [type(s).__name__, repr(s)]
+"""
+
+real_tf_results = real_tf_fixture(CASES, SETUP)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_against_real_tf(real_tf_results, case):
+    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case
