@@ -201,3 +201,15 @@ class GFile:
         except FileNotFoundError:
             raise errors.NotFoundError(
                 None, None, f"{self._name}; No such file or directory") from None
+
+
+class FileStatistics:
+    """What `stat` returns: `length` (bytes), `mtime_nsec` (last change, ns since
+    1970) and `is_directory`."""
+
+    def __init__(self, length, mtime_nsec, is_directory):
+        self.length, self.mtime_nsec, self.is_directory = length, mtime_nsec, is_directory
+
+    def __repr__(self):
+        return (f"FileStatistics(length={self.length}, mtime_nsec={self.mtime_nsec}, "
+                f"is_directory={self.is_directory})")

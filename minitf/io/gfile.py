@@ -36,9 +36,9 @@ import os
 import shutil
 
 from ..framework import errors
-from ..framework.atomic_file import atomic_write
+from ..framework.atomic_file import atomic_write as _atomic_write
 from ..framework.tf_export import tf_export
-from .file_io import GFile, local_path
+from .file_io import FileStatistics as _FileStatistics, GFile, local_path as _local_path
 
 __all__ = ["GFile", "copy", "exists", "get_registered_schemes", "glob", "isdir", "join",
            "listdir", "makedirs", "mkdir", "remove", "rename", "rmtree", "stat", "walk"]
@@ -64,13 +64,13 @@ def get_registered_schemes():
 @tf_export("io.gfile.exists")
 def exists(path):
     """Whether a file or directory is at `path`."""
-    return os.path.exists(local_path(path))
+    return os.path.exists(_local_path(path))
 
 
 @tf_export("io.gfile.isdir")
 def isdir(path):
     """Whether `path` is a directory (False if nothing is there)."""
-    return os.path.isdir(local_path(path))
+    return os.path.isdir(_local_path(path))
 
 
 @tf_export("io.gfile.join")
@@ -87,7 +87,7 @@ def join(path, *paths):
 @tf_export("io.gfile.listdir")
 def listdir(path):
     """The names (not paths) of the entries of the directory `path`, in no set order."""
-    local = local_path(path)
+    local = _local_path(path)
     if not os.path.isdir(local):
         raise errors.NotFoundError(None, None, f"Could not find directory {os.fspath(path)}")
     return os.listdir(local)
@@ -96,7 +96,7 @@ def listdir(path):
 @tf_export("io.gfile.mkdir")
 def mkdir(path):
     """Make the directory `path` (its parent must exist; an existing directory is fine)."""
-    local = local_path(path)
+    local = _local_path(path)
     if os.path.isdir(local):
         return
     try:
@@ -111,7 +111,7 @@ def mkdir(path):
 @tf_export("io.gfile.makedirs")
 def makedirs(path):
     """Make the directory `path` and any missing parents (an existing one is fine)."""
-    local = local_path(path)
+    local = _local_path(path)
     try:
         os.makedirs(local, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -122,7 +122,7 @@ def makedirs(path):
 @tf_export("io.gfile.remove")
 def remove(path):
     """Delete the file `path` (a directory needs `rmtree`)."""
-    local = local_path(path)
+    local = _local_path(path)
     if os.path.isdir(local):
         raise errors.FailedPreconditionError(None, None, f"{os.fspath(path)}; Is a directory")
     try:
@@ -134,7 +134,7 @@ def remove(path):
 @tf_export("io.gfile.rmtree")
 def rmtree(path):
     """Delete the directory `path` with everything in it (a file is deleted too)."""
-    local = local_path(path)
+    local = _local_path(path)
     if os.path.isdir(local):
         shutil.rmtree(local)
     elif os.path.exists(local):
@@ -144,9 +144,9 @@ def rmtree(path):
 
 
 def _check_target(src, dst, overwrite):
-    if not os.path.exists(local_path(src)):
+    if not os.path.exists(_local_path(src)):
         raise _not_found(os.fspath(src))
-    if not overwrite and os.path.exists(local_path(dst)):
+    if not overwrite and os.path.exists(_local_path(dst)):
         raise errors.AlreadyExistsError(None, None, "file already exists")
 
 
@@ -154,39 +154,27 @@ def _check_target(src, dst, overwrite):
 def copy(src, dst, overwrite=False):
     """Copy the file `src` to `dst`; an existing `dst` needs `overwrite=True`."""
     _check_target(src, dst, overwrite)
-    if os.path.isdir(local_path(src)):
+    if os.path.isdir(_local_path(src)):
         raise errors.FailedPreconditionError(None, None, f"{os.fspath(src)}; Is a directory")
-    with atomic_write(local_path(dst)) as tmp:
-        shutil.copyfile(local_path(src), tmp)
+    with _atomic_write(_local_path(dst)) as tmp:
+        shutil.copyfile(_local_path(src), tmp)
 
 
 @tf_export("io.gfile.rename")
 def rename(src, dst, overwrite=False):
     """Move `src` to `dst`; an existing `dst` needs `overwrite=True`."""
     _check_target(src, dst, overwrite)
-    os.replace(local_path(src), local_path(dst))
-
-
-class FileStatistics:
-    """What `stat` returns: `length` (bytes), `mtime_nsec` (last change, ns since
-    1970) and `is_directory`."""
-
-    def __init__(self, length, mtime_nsec, is_directory):
-        self.length, self.mtime_nsec, self.is_directory = length, mtime_nsec, is_directory
-
-    def __repr__(self):
-        return (f"FileStatistics(length={self.length}, mtime_nsec={self.mtime_nsec}, "
-                f"is_directory={self.is_directory})")
+    os.replace(_local_path(src), _local_path(dst))
 
 
 @tf_export("io.gfile.stat")
 def stat(path):
     """The `FileStatistics` of `path`: its length in bytes, time of change, and kind."""
     try:
-        result = os.stat(local_path(path))
+        result = os.stat(_local_path(path))
     except FileNotFoundError:
         raise _not_found(os.fspath(path)) from None
-    return FileStatistics(result.st_size, result.st_mtime_ns, os.path.isdir(local_path(path)))
+    return _FileStatistics(result.st_size, result.st_mtime_ns, os.path.isdir(_local_path(path)))
 
 
 @tf_export("io.gfile.glob")
@@ -197,7 +185,7 @@ def glob(pattern):
     found = set()
     for one in patterns:
         one = os.fspath(one)
-        local = local_path(one)
+        local = _local_path(one)
         prefix = one[:len(one) - len(local)]  # keep "file://" on the results
         found.update(prefix + p for p in _expand(local))
     return sorted(found)
@@ -243,3 +231,6 @@ def walk(top, topdown=True, onerror=None):
         yield from walk(join(top, name), topdown, onerror)
     if not topdown:
         yield top, dirs, files
+
+
+del tf_export  # tf.io.gfile shows only TF's names
