@@ -41,10 +41,18 @@ def symbolic_shape(case, x):
         ins = [keras.Input(v.shape[1:], dtype=v.dtype) for v in x]
     else:
         ins = keras.Input(x.shape[1:], dtype=x.dtype)
-    return list(L.deserialize(case["keras_serialized"])(ins).shape)
+    return list(L.deserialize(case["keras_serialized"])(ins, **case.get("call", {})).shape)
+
+def make(case):
+    kwargs = dict(case["kwargs"])
+    if isinstance(kwargs.get("layer"), dict):  # a wrapper: its layer, serialized
+        kwargs["layer"] = L.deserialize(kwargs["layer"])
+    return getattr(L, case["class"])(**kwargs)
 
 def run(layer, case, x):
-    kwargs = {"training": True} if case.get("training") else {}
+    kwargs = dict(case.get("call", {}))
+    if case.get("training"):
+        kwargs["training"] = True
     if case.get("weights") is not None:
         layer(x, **kwargs)
         layer.set_weights([np.asarray(w, "float32") for w in case["weights"]])
@@ -53,7 +61,7 @@ def run(layer, case, x):
 out = {"cases": {}, "models": {}, "errors": {}}
 for key, case in spec["cases"].items():
     x = inputs(case)
-    layer = getattr(L, case["class"])(**case["kwargs"])
+    layer = make(case)
     y = run(layer, case, x)
     config = layer.get_config()
     config.pop("name")
@@ -80,21 +88,30 @@ for key, model in spec["models"].items():
                           "theirs": np.asarray(built.predict(x, verbose=0)).tolist()}
 for key, case in spec["errors"].items():
     try:
-        layer = getattr(L, case["class"])(**case["kwargs"])
+        layer = make(case)
         if case.get("x") is not None:
             layer(inputs(case))
         out["errors"][key] = None
     except Exception as e:
         out["errors"][key] = [type(e).__name__, str(e)]
+exec(spec.get("extra", ""))  # a test file's own questions, answered into out["extra"]
 print(json.dumps(out))
 '''
 
 
-def case(layer_class, kwargs, x, weights=None, training=False, dtype="float32"):
+def _make(layer_class, kwargs):
+    kwargs = dict(kwargs)
+    if isinstance(kwargs.get("layer"), dict):  # a wrapper: its layer, serialized
+        kwargs["layer"] = tf.keras.layers.deserialize(kwargs["layer"])
+    return getattr(tf.keras.layers, layer_class)(**kwargs)
+
+
+def case(layer_class, kwargs, x, weights=None, training=False, dtype="float32", call=None):
     """One case: the minitf layer's serialized form is stored with it."""
-    layer = getattr(tf.keras.layers, layer_class)(**kwargs)
+    layer = _make(layer_class, kwargs)
     multi = isinstance(x, (list, tuple))
     return {"class": layer_class, "kwargs": kwargs, "multi": multi, "dtype": dtype,
+            "call": call or {},
             "x": [np.asarray(v).tolist() for v in x] if multi else np.asarray(x).tolist(),
             "weights": None if weights is None else [np.asarray(w).tolist() for w in weights],
             "training": training, "serialized": tf.keras.layers.serialize(layer)}
@@ -102,10 +119,10 @@ def case(layer_class, kwargs, x, weights=None, training=False, dtype="float32"):
 
 def run_case(c, layer=None):
     """Run a case in minitf: (layer, output array)."""
-    layer = layer or getattr(tf.keras.layers, c["class"])(**c["kwargs"])
+    layer = layer or _make(c["class"], c["kwargs"])
     x = [np.asarray(v, c["dtype"]) for v in c["x"]] if c["multi"] else \
         np.asarray(c["x"], c["dtype"])
-    kwargs = {"training": True} if c["training"] else {}
+    kwargs = dict(c["call"], **({"training": True} if c["training"] else {}))
     if c["weights"] is not None:
         layer(x, **kwargs)
         layer.set_weights([np.asarray(w, "float32") for w in c["weights"]])
@@ -120,12 +137,13 @@ def model_spec(layers_list, x):
                    "weights": [w.tolist() for w in model.get_weights()]}
 
 
-def real_keras(cases, models, errors, folder):
-    """Run everything in real Keras; `models` maps key -> (minitf model, spec)."""
+def real_keras(cases, models, errors, folder, extra=""):
+    """Run everything in real Keras; `models` maps key -> (minitf model, spec); `extra` is
+    code run last in the TF process (it may fill `out["extra"]`)."""
     for key, (model, _) in models.items():
         model.save(os.path.join(folder, f"minitf_{key}.keras"))
     spec = {"cases": cases, "models": {k: s for k, (_, s) in models.items()},
-            "errors": errors}
+            "errors": errors, "extra": extra}
     with open(os.path.join(folder, "cases.json"), "w") as f:
         json.dump(spec, f)
     return run_tf_json(f"FOLDER = {str(folder)!r}\n" + _SNIPPET)
@@ -136,18 +154,20 @@ def plain(config):
     return json.loads(json.dumps(config))
 
 
-def check_weight_grads(layer, *inputs, eps=1e-6, rtol=1e-5, atol=1e-7):
+def check_weight_grads(layer, *inputs, eps=1e-6, rtol=1e-5, atol=1e-7, weights=None):
     """The tape gradient of sum(layer(inputs) * r) with respect to each weight of a float64
-    layer equals central differences (each weight entry moved by +-eps)."""
+    layer (default: all its trainable weights) equals central differences (each weight entry
+    moved by +-eps)."""
+    weights = list(layer.trainable_weights) if weights is None else weights
     inputs = [tf.constant(np.asarray(x, "float64")) for x in inputs]
     call = lambda: layer(*inputs)  # noqa: E731 - several inputs: positional (query, value)
     shape = call().shape
     r = tf.constant(np.random.default_rng(3).uniform(0.5, 1.5, size=shape.as_list()))
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(call() * r)
-    grads = tape.gradient(loss, layer.trainable_weights)
-    assert grads and all(g is not None for g in grads)
-    for weight, grad in zip(layer.trainable_weights, grads):
+    grads = tape.gradient(loss, weights)
+    assert grads and all(g is not None for g in grads), [w.name for w in weights]
+    for weight, grad in zip(weights, grads):
         start = weight.numpy()
         numeric = np.zeros_like(start)
         for i in range(start.size):

@@ -1,7 +1,10 @@
-"""`ConvLSTM2D`: an LSTM whose matrix products are convolutions (Shi et al., 2015).
+"""`ConvLSTM1D/2D/3D`: an LSTM whose matrix products are convolutions (Shi et al., 2015).
 
-Input (batch, time, rows, cols, channels); the states h and c are images
-(batch, rows', cols', filters). At every step, with * a 2-D convolution:
+ConvLSTM2D's input is (batch, time, rows, cols, channels); the states h and c are
+images (batch, rows', cols', filters). ConvLSTM1D reads sequences of 1-D signals
+(batch, time, steps, channels), ConvLSTM3D sequences of volumes (batch, time,
+d1, d2, d3, channels); all three share one cell. At every step, with * a
+convolution of that rank:
 
     i, f, c~, o = split(x_t * kernel + bias + h_prev * recurrent_kernel)
     c = sigmoid(f) c_prev + sigmoid(i) tanh(c~);   h = sigmoid(o) tanh(c)
@@ -16,7 +19,7 @@ TensorShape([1, 4, 5, 5, 2])
 >>> layer.count_params()                 # 4*2 * (3*3*1 + 3*3*2 + 1)
 224
 
-In TensorFlow this is `keras/src/layers/rnn/conv_lstm.py` and `conv_lstm2d.py`.
+In TensorFlow this is `keras/src/layers/rnn/conv_lstm.py` and `conv_lstm{1,2,3}d.py`.
 """
 import minitf as tf
 
@@ -30,9 +33,9 @@ from .rnn_cells import DropoutRNNCell, LSTMCell
 
 
 class ConvLSTMCell(DropoutRNNCell):
-    """One ConvLSTM step on channels-last images (used by ConvLSTM2D)."""
+    """One ConvLSTM step on channels-last inputs of `rank` spatial axes (1, 2 or 3)."""
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", dilation_rate=1,
+    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", dilation_rate=1,
                  activation="tanh", recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
@@ -40,12 +43,13 @@ class ConvLSTMCell(DropoutRNNCell):
                  recurrent_constraint=None, bias_constraint=None, dropout=0.0,
                  recurrent_dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
+        self.rank = rank
         self.filters = filters
         self.units = filters  # the LSTM bias initializer below reads `units`
-        self.kernel_size = standardize_tuple(kernel_size, 2, "kernel_size")
-        self.strides = standardize_tuple(strides, 2, "strides")
+        self.kernel_size = standardize_tuple(kernel_size, rank, "kernel_size")
+        self.strides = standardize_tuple(strides, rank, "strides")
         self.padding = standardize_padding(padding)
-        self.dilation_rate = standardize_tuple(dilation_rate, 2, "dilation_rate")
+        self.dilation_rate = standardize_tuple(dilation_rate, rank, "dilation_rate")
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
@@ -70,12 +74,12 @@ class ConvLSTMCell(DropoutRNNCell):
     def output_size(self):
         return self.filters
 
-    def output_spatial(self, rows, cols):
+    def output_spatial(self, *sizes):
         return tuple(conv_output_length(n, k, self.padding, s, d) for n, k, s, d in zip(
-            (rows, cols), self.kernel_size, self.strides, self.dilation_rate))
+            sizes, self.kernel_size, self.strides, self.dilation_rate))
 
     def build(self, input_shape):
-        self._spatial = self.output_spatial(input_shape[1], input_shape[2])
+        self._spatial = self.output_spatial(*input_shape[1:1 + self.rank])
         width = 4 * self.filters
         self.kernel = self.add_weight(
             name="kernel", shape=self.kernel_size + (input_shape[-1], width),
@@ -129,31 +133,32 @@ _CONFIG_ORDER = (
     "dropout", "recurrent_dropout", "seed")
 
 
-@tf_export("keras.layers.ConvLSTM2D")
-class ConvLSTM2D(RNN):
-    """Convolutional LSTM over (batch, time, rows, cols, channels) sequences of images."""
+class ConvLSTM(RNN):
+    """ConvLSTM over (batch, time, *spatial, channels) sequences; `rank` spatial axes."""
+    rank = None
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, **kwargs):
+        name = type(self).__name__
         if data_format not in (None, "channels_last"):
-            raise ValueError(f"minitf's ConvLSTM2D supports data_format='channels_last' only. "
+            raise ValueError(f"minitf's {name} supports data_format='channels_last' only. "
                              f"Received: data_format={data_format}. Transpose the input to "
-                             "(batch, time, rows, cols, channels).")
+                             "(batch, time, *spatial, channels).")
         cell_kwargs = {k: kwargs.pop(k) for k in _CELL_ARGS if k in kwargs}
-        cell = ConvLSTMCell(filters, kernel_size, strides=strides, padding=padding,
+        cell = ConvLSTMCell(self.rank, filters, kernel_size, strides=strides, padding=padding,
                             dilation_rate=dilation_rate, dtype=kwargs.get("dtype"),
                             name="conv_lstm_cell", **cell_kwargs)
         kwargs.pop("unroll", None)
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, **kwargs)
-        self.input_spec = InputSpec(ndim=5)
+        self.input_spec = InputSpec(ndim=self.rank + 3)
         self.data_format = "channels_last"
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         batch, steps = sequences_shape[0], sequences_shape[1]
-        rows, cols = self.cell.output_spatial(sequences_shape[2], sequences_shape[3])
-        image = (rows, cols, self.cell.filters)
+        spatial = self.cell.output_spatial(*sequences_shape[2:2 + self.rank])
+        image = spatial + (self.cell.filters,)
         output = (batch, steps) + image if self.return_sequences else (batch,) + image
         return [output, (batch,) + image, (batch,) + image] if self.return_state else output
 
@@ -183,3 +188,21 @@ class ConvLSTM2D(RNN):
         keys = [f"{n}_{k}" for n in ("kernel", "recurrent", "bias")
                 for k in ("initializer", "regularizer", "constraint")]
         return cls(**deserialize_config(config, keys))
+
+
+@tf_export("keras.layers.ConvLSTM1D")
+class ConvLSTM1D(ConvLSTM):
+    """Convolutional LSTM over (batch, time, steps, channels) sequences of 1-D signals."""
+    rank = 1
+
+
+@tf_export("keras.layers.ConvLSTM2D")
+class ConvLSTM2D(ConvLSTM):
+    """Convolutional LSTM over (batch, time, rows, cols, channels) sequences of images."""
+    rank = 2
+
+
+@tf_export("keras.layers.ConvLSTM3D")
+class ConvLSTM3D(ConvLSTM):
+    """Convolutional LSTM over (batch, time, d1, d2, d3, channels) sequences of volumes."""
+    rank = 3

@@ -1,4 +1,5 @@
-"""Layer wrappers: `Bidirectional` (an RNN read both ways) and `TimeDistributed`.
+"""Layer wrappers: the `Wrapper` base class, `Bidirectional` (an RNN read both ways) and
+`TimeDistributed`.
 
 >>> import minitf as tf
 >>> bi = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(3, return_sequences=True))
@@ -12,10 +13,12 @@ TensorShape([2, 4, 3])
 In TensorFlow these are `keras/src/layers/rnn/bidirectional.py` and
 `time_distributed.py` (Keras 3).
 """
+import contextlib
+
 import minitf as tf
 
 from ...framework.tf_export import tf_export
-from ..engine import keras_tensor
+from ..engine import call_context, keras_tensor
 from ..engine.base_layer import Layer, is_shape
 from .conv_utils import KerasNamed
 from .serialization import deserialize, serialize
@@ -41,6 +44,50 @@ def _build_child(layer, shape, dtype):
     """Build a wrapped layer for an input shape (as its first call would)."""
     if not layer.built:
         layer._maybe_build(keras_tensor.KerasTensor(shape, dtype))
+
+
+@tf_export("keras.layers.Wrapper")
+class Wrapper(Layer):
+    """Base class of layers that wrap one other layer (`self.layer`), as TimeDistributed and
+    SpectralNormalization do: it builds the wrapped layer with the wrapper and saves it in
+    the wrapper's config. Subclasses write `call`.
+
+    >>> class Twice(tf.keras.layers.Wrapper):
+    ...     def call(self, x):
+    ...         return 2 * self.layer(x)
+    >>> twice = Twice(tf.keras.layers.Dense(2, kernel_initializer="ones"))
+    >>> twice(tf.ones([1, 3])).numpy(), twice.get_config()["layer"]["class_name"]
+    (array([[6., 6.]], dtype=float32), 'Dense')
+    """
+
+    def __init__(self, layer, **kwargs):
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Layer {layer} supplied to Wrapper isn't a supported layer type. "
+                             "Please ensure wrapped layer is a valid Keras layer.")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape=None):
+        if not self.layer.built:  # its weights' paths: 'wrapper/layer/kernel', as in Keras
+            with contextlib.ExitStack() as scopes:
+                if call_context._path[-1:] != [self.name]:
+                    scopes.enter_context(call_context.name_scope(self.name))
+                with call_context.name_scope(self.layer.name):
+                    self.layer.build(input_shape)
+            self.layer.built = True
+            self.layer._build_shapes_dict = {"input_shape": input_shape}  # its build_config
+        self.built = True
+
+    def get_config(self):
+        config = super().get_config()
+        config["layer"] = serialize(self.layer)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
 
 
 @tf_export("keras.layers.Bidirectional")
@@ -144,7 +191,7 @@ class Bidirectional(KerasNamed, Layer):
 
 
 @tf_export("keras.layers.TimeDistributed")
-class TimeDistributed(KerasNamed, Layer):
+class TimeDistributed(KerasNamed, Wrapper):
     """Apply one layer (same weights) to every time step: (batch, time, ...) -> per step.
 
     It folds time into the batch, (batch * time, ...), calls the layer once,
@@ -156,9 +203,8 @@ class TimeDistributed(KerasNamed, Layer):
             raise ValueError(  # noqa: TRY004
                 "Please initialize `TimeDistributed` layer with a "
                 f"`keras.layers.Layer` instance. Received: {layer}")
-        super().__init__(**kwargs)
+        super().__init__(layer, **kwargs)
         self.supports_masking = True  # a step's mask passes through unchanged
-        self.layer = layer
 
     def _check(self, input_shape):
         if len(input_shape) < 3:
