@@ -362,10 +362,80 @@ class Orthogonal(RandomInitializer):
         return {"gain": self.gain, "seed": self.seed}
 
 
+def _window(name, length, periodic):
+    """scipy.signal.get_window(name, length, fftbins=periodic) for the common windows."""
+    size = length + 1 if periodic else length
+    simple = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman,
+              "bartlett": np.bartlett, "boxcar": np.ones}
+    if name in simple:
+        return simple[name](size)[:length]
+    try:
+        import scipy.signal
+    except ImportError:
+        raise ImportError(f"The window {name!r} needs SciPy (`pip install scipy`); "
+                          f"without it use one of {sorted(simple)}.") from None
+    return scipy.signal.get_window(name, length, periodic)
+
+
+@tf_export("keras.initializers.STFT", "keras.initializers.stft",
+           "keras.initializers.STFTInitializer")
+class STFT(Initializer):
+    """Conv kernels computing a short-time Fourier transform: the real (cos) or imaginary
+    (-sin) parts of the DFT of one frame, times a window, for `STFTSpectrogram`.
+
+    Shape `(frame_length, 1, fft_length // 2 + 1)`; kernel[t, 0, f] =
+    cos(-2 pi t f / fft_length) * window[t] / scale, where scale is the window's
+    L2 norm ('density') or L1 norm ('spectrum').
+
+    >>> k = tf.keras.initializers.STFT("real", window=None)((4, 1, 3))
+    >>> print(np.round(k.numpy()[:, 0, :], 3))
+    [[ 1.  1.  1.]
+     [ 1.  0. -1.]
+     [ 1. -1.  1.]
+     [ 1. -0. -1.]]
+    """
+
+    def __init__(self, side="real", window="hann", scaling="density", periodic=False):
+        if side not in ["real", "imag"]:
+            raise ValueError(f"side should be 'real' or 'imag', not {side}")
+        if isinstance(window, str):
+            _window(window, 1, periodic)  # fail early on an unknown window name
+        if scaling is not None and scaling not in ["density", "spectrum"]:
+            raise ValueError("Scaling is invalid, it must be `None`, 'density' or 'spectrum'. "
+                             f"Received scaling={scaling}")
+        self.side, self.window, self.scaling, self.periodic = side, window, scaling, periodic
+
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
+        frame_length, _, fft_bins = shape
+        time = np.arange(frame_length, dtype=np.float64).reshape(frame_length, 1, 1)
+        freq = np.arange(fft_bins, dtype=np.float64).reshape(1, 1, fft_bins) / (
+            (fft_bins - 1) * 2)
+        args = -2 * time * freq * np.pi
+        kernel = np.cos(args) if self.side == "real" else np.sin(args)
+        if self.window is not None:
+            win = self.window
+            if isinstance(win, str):
+                win = _window(win, frame_length, self.periodic)
+            win = np.asarray(win, dtype=np.float64)
+            if win.ndim != 1 or win.shape[-1] != frame_length:
+                raise ValueError("The shape of `window` must be equal to [frame_length]."
+                                 f"Received: window shape={win.shape}")
+            win = win.reshape(frame_length, 1, 1)
+            scale = {"density": np.sqrt(np.sum(win ** 2)), "spectrum": np.sum(np.abs(win)),
+                     None: 1.0}[self.scaling]
+            kernel = kernel * win / scale
+        return tf.constant(kernel.astype(dtype.as_numpy_dtype))
+
+    def get_config(self):
+        return {"side": self.side, "window": self.window, "periodic": self.periodic,
+                "scaling": self.scaling}
+
+
 _ALL = {cls.__name__: cls for cls in (
     Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform, TruncatedNormal,
     VarianceScaling, GlorotUniform, GlorotNormal, HeNormal, HeUniform, LecunNormal,
-    LecunUniform, Orthogonal)}
+    LecunUniform, Orthogonal, STFT)}
 _ALIASES = {"zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Identity,
             "random_normal": RandomNormal, "random_uniform": RandomUniform,
             "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
@@ -373,7 +443,8 @@ _ALIASES = {"zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Iden
             "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal,
             "lecun_uniform": LecunUniform, "orthogonal": Orthogonal, "uniform": RandomUniform,
             "normal": RandomNormal, "one": Ones, "zero": Zeros,
-            "IdentityInitializer": Identity, "OrthogonalInitializer": Orthogonal}
+            "IdentityInitializer": Identity, "OrthogonalInitializer": Orthogonal,
+            "STFTInitializer": STFT, "stft": STFT}
 
 
 @tf_export("keras.initializers.serialize")

@@ -11,6 +11,8 @@ adds it to the loss - that is all "L2 regularization" means:
 >>> round(float(tf.keras.regularizers.L1(0.1)(w)), 5)    # 0.1 * (1 + 2 + 3)
 0.6
 """
+import numpy as _np
+
 import minitf as tf
 
 from ..framework.tf_export import tf_export
@@ -55,7 +57,8 @@ class L1(Regularizer):
         return self.l1 * tf.reduce_sum(tf.abs(x))
 
     def get_config(self):
-        return {"l1": self.l1}
+        # Keras 3.15 keeps L1's factor as a float32 tensor: the config holds float32's value
+        return {"l1": float(_np.float32(self.l1))}
 
 
 @tf_export("keras.regularizers.L2", "keras.regularizers.l2")
