@@ -28,14 +28,16 @@ class TypeSpec(abc.ABC):  # noqa: B024 - an abstract base for isinstance, as in 
     True
     """
 
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        # Recognised by name, so that tf.data and tf.ragged stay unimported until used.
+        if cls is TypeSpec and any(c.__name__ in _SPECS and c.__module__.startswith("minitf.")
+                                   for c in subclass.__mro__):
+            return True
+        return NotImplemented
 
-def _register_specs():
-    from ..data.structure import DatasetSpec  # noqa: PLC0415 - tf.data imports many ops
-    from ..ragged.ragged_tensor_spec import RaggedTensorSpec  # noqa: PLC0415
-    from .sparse_tensor_spec import SparseTensorSpec  # noqa: PLC0415
 
-    for spec in (TensorSpec, RaggedTensorSpec, SparseTensorSpec, DatasetSpec):
-        TypeSpec.register(spec)
+_SPECS = {"TensorSpec", "RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec"}
 
 
 @tf_export("type_spec_from_value")
@@ -70,5 +72,3 @@ def type_spec_from_value(value):
     raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
                     f"{type(value)}.")
 
-
-_register_specs()
