@@ -190,6 +190,15 @@ CASES = {
                          "[1, 2])",
 }
 
+# Fractional pooling draws its pooling sequences from TF's random generator, which minitf's
+# is not: real TF's outputs, sequences and gradient come back, and minitf pools the same
+# input over TF's sequences (test_fractional_pooling_over_tf_sequences).
+FRACTIONAL = {f"{name}:{overlapping}:{pseudo}": f"pool_and_grad(tf.nn.fractional_{name}_pool, "
+              f"{overlapping}, {pseudo})"
+              for name in ("max", "avg") for overlapping in (False, True)
+              for pseudo in (False, True)}
+FRACTIONAL_INPUT = "tf.constant(np.random.default_rng(4).normal(size=(2, 7, 9, 3)).astype(np.float32))"
+
 PLAIN = """
 def plain(value):
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -209,6 +218,16 @@ def grad(f, x):
         tape.watch(x)
         y = f(x)
     return tf.convert_to_tensor(tape.gradient(y, x))   # TF: IndexedSlices for a gather
+
+
+def pool_and_grad(fn, overlapping, pseudo_random):
+    x = """ + FRACTIONAL_INPUT + """
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out, rows, cols = fn(x, [1.0, 1.6, 1.4, 1.0], pseudo_random, overlapping, seed=5)
+        loss = tf.reduce_sum(out * tf.reshape(tf.range(tf.size(out), dtype=tf.float32),
+                                              tf.shape(out)))
+    return [out, rows, cols, tape.gradient(loss, x)]
 
 
 def run(code):
@@ -244,7 +263,7 @@ def same(mine, theirs):
 
 @pytest.fixture(scope="module")
 def real():
-    lines = "\n".join(f"out[{k!r}] = run({v!r})" for k, v in CASES.items())
+    lines = "\n".join(f"out[{k!r}] = run({v!r})" for k, v in {**CASES, **FRACTIONAL}.items())
     return run_tf_json(f"""
 import json, numpy as np, tensorflow as tf
 {PLAIN}
@@ -258,6 +277,22 @@ print(json.dumps(out))
 def test_same_as_real_tf(real, key):
     mine = run(CASES[key])
     assert same(mine, real[key]), (CASES[key], mine, real[key])
+
+
+@pytest.mark.parametrize("key", sorted(FRACTIONAL))
+def test_fractional_pooling_over_tf_sequences(real, key):
+    from minitf.ops.nn_fractional_pool_ops import (_avg_grad_forward, _max_grad_forward,
+                                                   pool)
+    mode, overlapping, _ = key.split(":")
+    out, rows, cols, grad = real[key]
+    rows, cols = np.array(rows["values"]), np.array(cols["values"])
+    x = eval(FRACTIONAL_INPUT).numpy()
+    mine, where = pool(x, rows, cols, overlapping == "True", mode)
+    dy = np.arange(mine.size, dtype=np.float32).reshape(mine.shape)
+    mine_grad = _max_grad_forward(dy, where, 7, 9) if mode == "max" else \
+        _avg_grad_forward(dy, rows, cols, 7, 9, overlapping == "True")
+    assert same(plain(tf.constant(mine)), out) and same(plain(tf.constant(mine_grad)), grad)
+    assert rows[0] == 0 and rows[-1] == 7 and len(rows) == 5 and set(np.diff(rows)) <= {1, 2}
 
 
 def test_comparison_can_fail():
