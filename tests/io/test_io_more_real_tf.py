@@ -78,6 +78,49 @@ PROGRAM = textwrap.dedent(r"""
         "r": R(tf.int64, value_key="w", partitions=[R.UniformRowLength(1), R.RowLengths("two"),
                                                     R.RowSplits("s4")])}))
     record("ragged_spec_dtype", lambda: R(tf.int32))
+    a, b = (tf.train.Int64List(value=v).SerializeToString() for v in ([1, 2, 3], [4]))
+    record("proto_decode", lambda: tf.io.decode_proto([a, b], "tensorflow.Int64List", ["value"],
+                                                      [tf.int64]))
+    record("proto_bytes", lambda: tf.io.decode_proto(tf.train.BytesList(value=[b"x", b"yz"])
+                                                     .SerializeToString(), "tensorflow.BytesList",
+                                                     ["value"], [tf.string]))
+    feature = F(int64_list=I(value=[1, 2])).SerializeToString()
+    record("proto_message", lambda: tf.io.decode_proto([feature, feature], "tensorflow.Feature",
+                                                       ["int64_list", "float_list"],
+                                                       [tf.string, tf.string]))
+    record("proto_bad_type", lambda: tf.io.decode_proto([a], "tensorflow.Int64List", ["value"],
+                                                        [tf.int32]))
+    record("proto_bad_field", lambda: tf.io.decode_proto([a], "tensorflow.Int64List", ["no"],
+                                                         [tf.int64]))
+    record("proto_encode", lambda: tf.io.encode_proto(tf.constant([[3], [1]]), [tf.constant(
+        [[1, 2, 3, 0], [4, 0, 0, 0]], tf.int64)], ["value"], "tensorflow.Int64List"))
+    from google.protobuf import descriptor_pb2
+    fds = descriptor_pb2.FileDescriptorSet()
+    f = fds.file.add(name="demo.proto", package="demo", syntax="proto3")
+    m = f.message_type.add(name="Point")
+    T = descriptor_pb2.FieldDescriptorProto
+    for number, (fname, ftype, label) in enumerate([
+            ("x", T.TYPE_INT32, T.LABEL_OPTIONAL), ("y", T.TYPE_FLOAT, T.LABEL_OPTIONAL),
+            ("name", T.TYPE_STRING, T.LABEL_OPTIONAL), ("d", T.TYPE_DOUBLE, T.LABEL_REPEATED),
+            ("ok", T.TYPE_BOOL, T.LABEL_OPTIONAL), ("u", T.TYPE_UINT64, T.LABEL_REPEATED),
+            ("s", T.TYPE_SINT64, T.LABEL_OPTIONAL)], start=1):
+        m.field.add(name=fname, number=number, type=ftype, label=label)
+    path = os.path.join(D, "demo.desc")
+    open(path, "wb").write(fds.SerializeToString())
+    names = ["x", "y", "name", "d", "ok", "u", "s"]
+    types = [tf.int32, tf.float32, tf.string, tf.float64, tf.bool, tf.uint64, tf.int64]
+    points = tf.io.encode_proto(
+        tf.constant([[1, 1, 1, 2, 1, 1, 1], [0, 1, 0, 0, 0, 2, 1]]),
+        [tf.constant([[5], [0]]), tf.constant([[1.5], [-2.0]]), tf.constant([["hi"], [""]]),
+         tf.constant([[0.25, 4.0], [0.0, 0.0]], tf.float64), tf.constant([[True], [False]]),
+         tf.constant([[0, 0], [7, 2**63]], tf.uint64), tf.constant([[-3], [-1]], tf.int64)],
+        names, "demo.Point", descriptor_source=path)
+    record("proto_file_encode", lambda: points)
+    record("proto_file_decode", lambda: tf.io.decode_proto(points, "demo.Point", names, types,
+                                                           descriptor_source=path))
+    record("proto_file_wide", lambda: tf.io.decode_proto(points, "demo.Point", ["x", "y"],
+                                                         [tf.int64, tf.float64],
+                                                         descriptor_source=path))
     for name in ("b.txt", "a.txt", "c.csv", ".h.txt"):
         open(os.path.join(D, name), "w").close()
     record("match", lambda: [p.replace(D, "<D>") for p in tf.io.matching_files(
@@ -100,6 +143,8 @@ RECORDER = textwrap.dedent(r"""
     def plain(value):
         if hasattr(value, "dense_shape"):
             return {"sparse": [plain(value.indices), plain(value.values), plain(value.dense_shape)]}
+        if type(value).__name__ == "DecodeProtoV2":
+            return {"sizes": plain(value.sizes), "values": plain(value.values)}
         if hasattr(value, "to_list"):
             return {"ragged": value.to_list(), "splits": value.row_splits.dtype.name}
         if isinstance(value, dict):
