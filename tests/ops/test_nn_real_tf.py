@@ -27,6 +27,9 @@ WTS2 = f"tf.SparseTensor({IDX2}, [2.0, 0.5, 1.0, 0.0, -1.0], [5, 2])"
 IM = "tf.constant(np.random.default_rng(0).normal(size=(1, 4, 5, 2)).astype(np.float32))"
 KER = "tf.constant(np.random.default_rng(1).normal(size=(2, 3, 2)).astype(np.float32))"
 FLT = "tf.constant(np.random.default_rng(2).normal(size=(2, 2, 3, 2)).astype(np.float32))"
+S2B_X = "tf.constant(np.random.default_rng(0).normal(size=(2, 9, 8, 3)).astype(np.float32))"
+S2B_CONV = ("lambda i, n, p: tf.nn.convolution(i, tf.constant(np.random.default_rng(1).normal("
+            "size=(3, 2, 3, 4)).astype(np.float32)), padding=p)")
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -188,6 +191,13 @@ CASES = {
     "exp:stateless_rate_1": "tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.0, [1, 2])",
     "exp:stateless_int": "tf.nn.experimental.stateless_dropout(tf.ones([2], tf.int32), 0.5, "
                          "[1, 2])",
+    # test_nn_with_space_to_batch.py
+    "s2b:same": f"tf.nn.with_space_to_batch({S2B_X}, [2, 3], 'SAME', {S2B_CONV}, [3, 2])",
+    "s2b:valid": f"tf.nn.with_space_to_batch({S2B_X}, [2, 3], 'VALID', {S2B_CONV})",
+    "s2b:pool": f"tf.nn.with_space_to_batch({S2B_X}, [2, 2], 'VALID', lambda i, n, p: "
+                "tf.nn.max_pool2d(i, 2, 1, p))",
+    "s2b:no_filter": f"tf.nn.with_space_to_batch({S2B_X}, [2, 2], 'SAME', {S2B_CONV})",
+    "s2b:bad_padding": f"tf.nn.with_space_to_batch({S2B_X}, [2, 2], 'FULL', {S2B_CONV})",
 }
 
 # Fractional pooling draws its pooling sequences from TF's random generator, which minitf's
