@@ -158,10 +158,10 @@ def check_weight_grads(layer, *inputs, eps=1e-6, rtol=1e-5, atol=1e-7, weights=N
     """The tape gradient of sum(layer(inputs) * r) with respect to each weight of a float64
     layer (default: all its trainable weights) equals central differences (each weight entry
     moved by +-eps)."""
-    weights = list(layer.trainable_weights) if weights is None else weights
     inputs = [tf.constant(np.asarray(x, "float64")) for x in inputs]
     call = lambda: layer(*inputs)  # noqa: E731 - several inputs: positional (query, value)
-    shape = call().shape
+    shape = call().shape  # (builds the layer)
+    weights = list(layer.trainable_weights) if weights is None else weights
     r = tf.constant(np.random.default_rng(3).uniform(0.5, 1.5, size=shape.as_list()))
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(call() * r)

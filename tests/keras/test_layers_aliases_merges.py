@@ -50,7 +50,8 @@ TF_SIDE = """
 import json
 import numpy as np
 import keras
-L = keras._tf_keras.keras.layers
+tf = keras._tf_keras  # tf.keras.layers: Keras 3's, plus tf.keras's legacy ones
+L = tf.keras.layers
 A, B, C = (np.asarray(v, "float32") for v in json.loads(INPUTS))
 out = {"aliases": {n: getattr(L, n).__name__ for n in dir(L)
                    if isinstance(getattr(L, n), type) and getattr(L, n).__name__ != n},
@@ -58,10 +59,10 @@ out = {"aliases": {n: getattr(L, n).__name__ for n in dir(L)
 for name in MERGES:
     args = [A, B] if name in ("subtract", "dot") else [A, B, C]
     kwargs = {"axes": -1} if name == "dot" else {}
-    out["merges"][name] = np.asarray(getattr(L, name)(args, **kwargs)).tolist()
+    out["merges"][name] = np.asarray(getattr(tf.keras.layers, name)(args, **kwargs)).tolist()
     ins = [keras.Input((3,)) for _ in args]
-    out["symbolic"][name] = list(getattr(L, name)(ins, **kwargs).shape)
-layer = L.InputLayer(shape=(3,), name="x")
+    out["symbolic"][name] = list(getattr(tf.keras.layers, name)(ins, **kwargs).shape)
+layer = tf.keras.layers.InputLayer(shape=(3,), name="x")
 out["input_layer"] = {"config": layer.get_config(), "shape": list(layer.output.shape)}
 model = keras.Sequential([L.InputLayer(shape=(4,), batch_size=2), L.Dense(1)])
 out["input_layer_model"] = [len(model.layers), list(model.inputs[0].shape)]
@@ -75,7 +76,7 @@ try:
 except Exception as e:
     errors["dense_rank"] = [type(e).__name__, str(e)]
 out["errors"] = errors
-cells = L.StackedRNNCells([L.SimpleRNNCell(2), L.SimpleRNNCell(3)])
+cells = tf.keras.layers.StackedRNNCells([L.SimpleRNNCell(2), L.SimpleRNNCell(3)])
 rnn = L.RNN(cells)
 y = rnn(np.ones((2, 4, 5), "float32"))
 out["stacked"] = {"shape": list(y.shape), "weights": [[w.path.split("/", 1)[1], list(w.shape)]
@@ -98,7 +99,7 @@ def test_alias_table_is_tf_kerass(keras):
 
 @pytest.mark.parametrize("alias", sorted(ALIASES))
 def test_alias_is_the_same_class(alias):
-    assert getattr(L, alias) is getattr(L, ALIASES[alias])
+    assert getattr(tf.keras.layers, alias) is getattr(tf.keras.layers, ALIASES[alias])
 
 
 @pytest.mark.parametrize("alias", ["AvgPool2D", "Convolution2D", "MaxPool1D", "GlobalMaxPool3D",
@@ -106,19 +107,19 @@ def test_alias_is_the_same_class(alias):
 def test_an_alias_serializes_under_the_class_name(alias):
     kwargs = {"filters": 2, "kernel_size": 1} if "Conv" in alias else \
         {"pool_size": 2} if alias == "AvgPool2D" else {}  # Keras 3: AveragePooling2D has none
-    config = L.serialize(getattr(L, alias)(**kwargs))
+    config = L.serialize(getattr(tf.keras.layers, alias)(**kwargs))
     assert config["class_name"] == ALIASES[alias]
-    assert type(L.deserialize(config)) is getattr(L, alias)
+    assert type(L.deserialize(config)) is getattr(tf.keras.layers, alias)
 
 
 @pytest.mark.parametrize("name", sorted(MERGES))
 def test_functional_merges_compute_like_numpy_and_keras(keras, name):
     layer_class, expected = MERGES[name]
     kwargs = {"axes": -1} if name == "dot" else {}
-    got = getattr(L, name)(merge_inputs(name), **kwargs)
+    got = getattr(tf.keras.layers, name)(merge_inputs(name), **kwargs)
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
     np.testing.assert_allclose(got.numpy(), keras["merges"][name], rtol=1e-6)
-    layer = getattr(L, layer_class)(**kwargs)  # the class gives the same numbers
+    layer = getattr(tf.keras.layers, layer_class)(**kwargs)  # the class gives the same numbers
     np.testing.assert_allclose(layer(merge_inputs(name)).numpy(), expected, rtol=1e-6)
 
 
@@ -126,7 +127,7 @@ def test_functional_merges_compute_like_numpy_and_keras(keras, name):
 def test_functional_merges_in_a_model(keras, name):
     kwargs = {"axes": -1} if name == "dot" else {}
     ins = [tf.keras.Input((3,)) for _ in merge_inputs(name)]
-    out = getattr(L, name)(ins, **kwargs)
+    out = getattr(tf.keras.layers, name)(ins, **kwargs)
     assert list(out.shape) == keras["symbolic"][name]
     model = tf.keras.Model(ins, out)
     np.testing.assert_allclose(model(merge_inputs(name)).numpy(), MERGES[name][1], rtol=1e-6)
@@ -154,19 +155,21 @@ def test_merge_errors():
 
 
 def test_input_layer_matches_keras(keras):
-    layer = L.InputLayer(shape=(3,), name="x")
+    layer = tf.keras.layers.InputLayer(shape=(3,), name="x")
     theirs = keras["input_layer"]
     config = json.loads(json.dumps(layer.get_config()))
     assert config == json.loads(json.dumps(theirs["config"]))
     assert list(layer.output.shape) == theirs["shape"]
-    model = tf.keras.Sequential([L.InputLayer(shape=(4,), batch_size=2), L.Dense(1)])
+    model = tf.keras.Sequential([tf.keras.layers.InputLayer(shape=(4,), batch_size=2),
+                                 L.Dense(1)])
     assert [len(model.layers), list(model.inputs[0].shape)] == keras["input_layer_model"]
     assert model(np.ones((2, 4), "float32")).shape == (2, 1)
 
 
 def test_input_spec_matches_keras(keras):
-    specs = [L.InputSpec(ndim=3, axes={-1: 4}), L.InputSpec(shape=(None, 4), dtype="float32"),
-             L.InputSpec(min_ndim=2, max_ndim=4)]
+    specs = [tf.keras.layers.InputSpec(ndim=3, axes={-1: 4}),
+             tf.keras.layers.InputSpec(shape=(None, 4), dtype="float32"),
+             tf.keras.layers.InputSpec(min_ndim=2, max_ndim=4)]
     for spec, (text, config) in zip(specs, keras["input_specs"]):
         assert repr(spec) == text
         mine = {k: (list(v) if isinstance(v, tuple) else v) for k, v in spec.get_config().items()}
@@ -177,7 +180,7 @@ def test_input_spec_is_checked_on_call(keras):
     class Pairs(L.Layer):
         def __init__(self):
             super().__init__()
-            self.input_spec = L.InputSpec(ndim=2, axes={-1: 2})
+            self.input_spec = tf.keras.layers.InputSpec(ndim=2, axes={-1: 2})
 
         def call(self, x):
             return x
@@ -195,7 +198,7 @@ def test_input_spec_is_checked_on_call(keras):
 
 
 def test_stacked_rnn_cells_match_keras(keras):
-    cells = L.StackedRNNCells([L.SimpleRNNCell(2), L.SimpleRNNCell(3)])
+    cells = tf.keras.layers.StackedRNNCells([L.SimpleRNNCell(2), L.SimpleRNNCell(3)])
     rnn = L.RNN(cells)
     y = rnn(np.ones((2, 4, 5), "float32"))
     theirs = keras["stacked"]
@@ -208,13 +211,13 @@ def test_stacked_rnn_cells_match_keras(keras):
 
 
 def test_spatial_dropout_3d_drops_whole_channels():
-    layer = L.SpatialDropout3D(0.5, seed=1)
+    layer = tf.keras.layers.SpatialDropout3D(0.5, seed=1)
     x = tf.ones([4, 2, 3, 2, 6])
     np.testing.assert_array_equal(layer(x).numpy(), x.numpy())
     y = layer(x, training=True).numpy()
     per_channel = y.reshape(4, -1, 6)
     assert set(np.unique(per_channel)) <= {0.0, 2.0}
     assert (per_channel.min(axis=1) == per_channel.max(axis=1)).all()  # one choice per map
-    first = L.SpatialDropout3D(0.5, data_format="channels_first", seed=2)
+    first = tf.keras.layers.SpatialDropout3D(0.5, data_format="channels_first", seed=2)
     y = first(tf.ones([3, 6, 2, 2, 2]), training=True).numpy().reshape(3, 6, -1)
     assert (y.min(axis=2) == y.max(axis=2)).all()

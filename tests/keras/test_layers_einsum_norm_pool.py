@@ -123,7 +123,7 @@ def test_bad_arguments_raise_keras_error(keras, key):
     assert theirs is not None
     spec = ERRORS[key]
     with pytest.raises(Exception) as raised:
-        layer = getattr(L, spec["class"])(**spec["kwargs"])
+        layer = getattr(tf.keras.layers, spec["class"])(**spec["kwargs"])
         if spec.get("x") is not None:
             layer(tf.constant(spec["x"], "float32"))
     assert type(raised.value).__name__ == theirs[0]

@@ -157,7 +157,7 @@ def test_bad_arguments_raise_keras_error(keras, key):
         kwargs = dict(spec["kwargs"])
         if isinstance(kwargs.get("layer"), dict):
             kwargs["layer"] = L.deserialize(kwargs["layer"])
-        layer = getattr(L, spec["class"])(**kwargs)
+        layer = getattr(tf.keras.layers, spec["class"])(**kwargs)
         if spec.get("x") is not None:
             layer(tf.constant(spec["x"], "float32"))
     assert type(raised.value).__name__ == theirs[0]

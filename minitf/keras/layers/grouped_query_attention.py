@@ -17,8 +17,8 @@ num_key_value_heads = num_query_heads is ordinary multi-head attention.
 >>> out, scores = gqa(tf.ones([1, 3, 5]), tf.ones([1, 6, 5]), return_attention_scores=True)
 >>> out.shape, scores.shape                      # scores: (batch, query heads, Tq, Tk)
 (TensorShape([1, 3, 5]), TensorShape([1, 4, 3, 6]))
->>> [w.path for w in gqa.weights][:3]
-['grouped_query_attention/query/kernel', 'grouped_query_attention/query/bias', 'grouped_query_attention/key/kernel']
+>>> [w.path for w in gqa.weights][:2]
+['grouped_query_attention/query/kernel', 'grouped_query_attention/query/bias']
 
 The projections are `EinsumDense` sublayers named query, key, (gate,) value and
 attention_output, as in Keras, so `.keras` files are interchangeable. In Keras this
