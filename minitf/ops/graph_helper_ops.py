@@ -314,3 +314,28 @@ def timestamp(name=None):
     True
     """
     return apply(Timestamp, [])
+
+
+# --- guarantee_const -------------------------------------------------------------------------
+GuaranteeConst = Op("GuaranteeConst", lambda x: x, typed=(), shape=lambda s: s)
+
+
+@GuaranteeConst.def_grad
+def _guarantee_const_grad(op, dy):
+    raise LookupError("gradient registry has no entry for: GuaranteeConst (TensorFlow defines "
+                      "no gradient for it: the value is promised constant; use tf.identity)")
+
+
+_guarantee_const_grad.not_registered = True
+
+
+@tf_export("guarantee_const")
+def guarantee_const(input, name=None):  # noqa: A002
+    """The input, with a promise to TF's graph optimizers that its value never changes
+    (TF marks it "Not for public use" and deprecated). Asking for its gradient raises
+    LookupError, as in TF.
+
+    >>> tf.guarantee_const(tf.constant([1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+    """
+    return apply(GuaranteeConst, [convert_to_tensor(input)])
