@@ -23,7 +23,7 @@ from .dataset_ops import Dataset
 from .graph_inputs import iterate_bound
 from .interleave_op import DatasetFunction
 from .sources import _VariantDataset, static_int
-from .structure import DatasetSpec
+from .structure import DatasetSpec, flatten, pack
 from .structured_function import StructuredFunction, as_args
 
 
@@ -197,11 +197,6 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries,
         raise ValueError("`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "
                          f"but `len(bucket_batch_sizes)={len(sizes)}` and "
                          f"`len(bucket_boundaries)={len(boundaries)}`.")
-    if pad_to_bucket_boundary and not no_padding:
-        raise NotImplementedError(
-            "minitf's bucket_by_sequence_length cannot pad_to_bucket_boundary yet (its "
-            "padded_batch needs shapes known when the function is traced): give "
-            "`padded_shapes` that fit the longest bucket instead.")
     if sorted(boundaries) != boundaries:
         raise ValueError(f"`bucket_boundaries` must be sorted, got {boundaries}.")
     bucket = _bucket_of(boundaries)
@@ -215,10 +210,54 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries,
             return window.batch(size, drop_remainder=drop_remainder)
         batches = window.padded_batch(size, padded_shapes, padding_values,
                                       drop_remainder=drop_remainder)
+        if pad_to_bucket_boundary:
+            return batches.map(_boundary_padder(batches.element_spec, boundaries, key,
+                                                padding_values))
         return batches
 
     return dataset.group_by_window(key_func, batching,
                                    window_size_func=lambda key: _batch_size_of(sizes, key))
+
+
+def _boundary_padder(spec, boundaries, key, padding_values):
+    """`pad_to_bucket_boundary`: every unknown dimension grows to the bucket's boundary - 1
+    (filled with the padding value); the last bucket has no boundary, which TF checks."""
+    from ..ops.array_ops import concat, reshape
+    from ..ops.creation_ops import fill
+    from ..ops.check_ops import assert_less
+    from ..ops.gather_ops import gather
+    from ..ops.shape_ops import shape
+    # a stateful Assert node: minitf runs every node of the traced graph, in order
+    assert_less(key, np.int64(len(boundaries)), message=(
+        "When pad_to_bucket_boundary=True, elements must have length < "
+        "max(bucket_boundaries)."))
+    limit = gather(np.asarray(boundaries + [1], np.int32), key) - 1
+    specs = flatten(spec)
+    fills = flatten(padding_values) if padding_values is not None else [None] * len(specs)
+
+    def grow(t, dims, fill_value):
+        for i, d in enumerate(dims):
+            if i == 0 or d is not None:
+                continue
+            size = shape(t)
+            extra = concat([size[:i], reshape(limit - size[i], [1]), size[i + 1:]], 0)
+            value = fill_value if fill_value is not None else (
+                b"" if t.dtype is dtypes.string else 0)
+            t = concat([t, fill(extra, _as(value, t.dtype))], i)
+        return t
+
+    def pad_all(*element):
+        parts = [grow(t, s.shape.as_list() if s.shape.rank is not None else [], f)
+                 for t, s, f in zip(flatten(element), specs, fills)]
+        return pack(spec, parts)
+    return pad_all
+
+
+def _as(value, dtype):
+    from ..framework.tensor import convert_to_tensor
+    from ..ops.math_ops import cast
+    value = convert_to_tensor(value)
+    return value if value.dtype is dtype else cast(value, dtype)
 
 
 def _batch_size_of(sizes, key):

@@ -35,11 +35,13 @@ def vals(ds, n=None):
     return plain(list(ds.as_numpy_iterator()))
 
 
-def failure(fn):
+def failure(fn, whole=False):
     """(error class, the first line of its message without TF's function-node prefix)."""
     try:
         fn()
     except Exception as exc:  # noqa: BLE001 - the class is the result
+        if whole:
+            return [type(exc).__name__, str(exc)]
         text = str(exc).split("}}")[-1].strip()
         return [type(exc).__name__, text.split(" [Op:")[0].splitlines()[0]]
     return None
@@ -108,6 +110,15 @@ def grouping(tf):
                      vals(keys.apply(E.group_by_reducer(lambda x: x, pair)))],
         "bucket": described(lengths.bucket_by_sequence_length(
             lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2])),
+        "bucket_to_boundary": described(lengths.take(6).bucket_by_sequence_length(
+            lambda x: tf.shape(x)[0], [3, 6, 9], [2, 2, 2, 2], pad_to_bucket_boundary=True,
+            padding_values=7)),
+        # the text only: TF wraps the assertion in an InternalError (an error inside the
+        # group_by_window function), minitf raises the assertion's InvalidArgumentError
+        "bucket_past_boundary": "must have length < max(bucket_boundaries)" in str(failure(
+            lambda: list(lengths.bucket_by_sequence_length(
+                lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2], pad_to_bucket_boundary=True)),
+            whole=True)),
         "bucket_drop": vals(lengths.bucket_by_sequence_length(
             lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2], drop_remainder=True)),
         "bucket_experimental_no_padding": vals(D.range(5).apply(E.bucket_by_sequence_length(

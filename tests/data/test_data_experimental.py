@@ -167,9 +167,15 @@ def test_bucket_by_sequence_length_pads_and_checks():
     assert values(out) == [[[1, 2, -1, -1], [4, 5, 6, -1]], [[3, -1, -1, -1]]]
     with pytest.raises(ValueError, match="must equal `len\\(bucket_boundaries\\) \\+ 1`"):
         ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2], [2])
-    with pytest.raises(NotImplementedError, match="pad_to_bucket_boundary"):
-        ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2], [2, 2],
-                                     pad_to_bucket_boundary=True)
+    grid = D.from_generator(lambda: iter([np.ones([2, 1], np.int32)]),
+                            output_signature=tf.TensorSpec([None, 1], tf.int32))
+    grid = grid.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [4], [1, 1],
+                                          pad_to_bucket_boundary=True)
+    assert grid.element_spec == tf.TensorSpec([None, None, 1], tf.int32)
+    assert values(grid) == [[[[1], [1], [0]]]]  # dimension 0 to 4 - 1; dimension 1 known
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must have length <"):
+        values(ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2], [2, 2],
+                                            pad_to_bucket_boundary=True))
 
 
 def test_group_by_reducer_and_unique():
