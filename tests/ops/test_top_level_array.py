@@ -1,14 +1,13 @@
 """tf.repeat, roll, meshgrid, reverse_sequence, dynamic_partition/stitch, unique_with_counts,
 searchsorted, unravel_index, histogram_fixed_width(_bins), truncatediv/mod, bitcast,
 saturate_cast: values, dtypes, errors, gradients (finite differences), tf.function; and
-every case of CASES against real TF in one subprocess.
+every case of CASES run against real TF in test_top_level_real_tf.py.
 """
 import numpy as np
 import pytest
 
 import minitf as tf
 from tests.gradcheck import check_grads
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 
 def test_repeat_and_roll_values():
@@ -233,10 +232,3 @@ def grad(f, x):
         y = f(x)
     return tape.gradient(y, x)
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case

@@ -1,12 +1,11 @@
 """tf.edit_distance (Levenshtein distance of SparseTensor sequences) and tf.guarantee_const;
-CASES against real TF in one subprocess.
+CASES run against real TF in test_top_level_real_tf.py.
 """
 import numpy as np
 import pytest
 
 import minitf as tf
 from minitf.ops.edit_distance_ops import levenshtein
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 
 def _sparse(rows):
@@ -67,10 +66,3 @@ h2 = tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 2, 3], [1, 3])
 t2 = tf.SparseTensor([[0, 0], [0, 1]], [1, 3], [1, 2])
 e = tf.SparseTensor(tf.zeros([0, 2], tf.int64), tf.constant([], tf.int32), [1, 0])
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case

@@ -1,6 +1,6 @@
 """tf.gradients, tf.hessians, tf.AggregationMethod, tf.grad_pass_through, tf.recompute_grad,
 tf.RegisterGradient, tf.no_gradient, tf.vectorized_map (and tf.custom_gradient inside
-tf.function, which the wrappers use); CASES against real TF in one subprocess.
+tf.function, which the wrappers use); CASES run against real TF in test_top_level_real_tf.py.
 """
 import numpy as np
 import pytest
@@ -9,7 +9,6 @@ import minitf as tf
 from minitf.ops import truncate_cast_ops
 from minitf.ops.gradients_ops import _REGISTERED
 from tests.gradcheck import check_grads
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 
 def test_gradients_only_inside_tf_function():
@@ -189,13 +188,3 @@ def grad(f, x, with_w=False):
         y = f(x)
     return tape.gradient(y, [x, w] if with_w else x)
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    try:
-        assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case
-    finally:
-        _REGISTERED.pop("MyOtherOpXYZ", None)  # the registry is per process: leave it clean

@@ -1,7 +1,7 @@
 """tf.shape_n, identity_n, parallel_stack, is_tensor, is_symbolic_tensor, get_static_value,
 control_dependencies, group, no_op, tuple, init_scope, inside_function,
 get_current_name_scope, timestamp, fingerprint, clip_by_global_norm, linalg.global_norm:
-eagerly and inside tf.function; CASES against real TF in one subprocess.
+eagerly and inside tf.function; CASES run against real TF in test_top_level_real_tf.py.
 """
 import time
 
@@ -10,7 +10,6 @@ import pytest
 
 import minitf as tf
 from tests.gradcheck import check_grads
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 
 def test_shapes_identities_and_type_checks():
@@ -169,10 +168,3 @@ def traced(x):
     out += [tf.no_op().type, tf.group(x).type, len(tf.tuple([x, x]))]
     return tf.constant(str(out))
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case

@@ -1,12 +1,11 @@
 """tf.make_tensor_proto / tf.make_ndarray (TensorBoard's TensorProto: the printed text and
 the serialized bytes equal real TF's), tf.TypeSpec / tf.type_spec_from_value, tf.realdiv;
-CASES against real TF in one subprocess.
+CASES run against real TF in test_top_level_real_tf.py.
 """
 import numpy as np
 import pytest
 
 import minitf as tf
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 
 def test_tensor_proto_round_trips():
@@ -68,10 +67,3 @@ def spec(value):
     s = tf.type_spec_from_value(value)
     return [type(s).__name__, repr(s)]
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case

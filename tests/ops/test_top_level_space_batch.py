@@ -1,13 +1,13 @@
 """tf.space_to_batch(_nd), tf.nn.space_to_batch, tf.batch_to_space,
 tf.required_space_to_batch_paddings, tf.nn.space_to_depth, tf.nn.depth_to_space: values,
-errors, gradients (finite differences), tf.function; CASES against real TF in one subprocess.
+errors, gradients (finite differences), tf.function; CASES run against real TF in
+test_top_level_real_tf.py.
 """
 import numpy as np
 import pytest
 
 import minitf as tf
 from tests.gradcheck import check_grads
-from tests.ops.top_level_compare import evaluate, real_tf_fixture
 
 IMAGE = np.arange(16.0).reshape(1, 4, 4, 1)
 
@@ -116,10 +116,3 @@ def grad(f, v):
         y = f(v)
     return tape.gradient(y, v)
 """
-
-real_tf_results = real_tf_fixture(CASES, SETUP)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_against_real_tf(real_tf_results, case):
-    assert evaluate(tf, [case], SETUP)[case] == real_tf_results[case], case

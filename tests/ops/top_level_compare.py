@@ -1,11 +1,10 @@
 """Shared by the tests/ops/test_top_level_*.py files: evaluate expressions under minitf and,
-in ONE subprocess per test file, under real TF 2.21, reduced to plain JSON.
+in ONE subprocess for all of them (test_top_level_real_tf.py), under real TF 2.21, reduced
+to plain JSON.
 
 A tensor becomes [dtype name, flat values (floats rounded to 6 significant digits), shape];
 a list or tuple of results a list of those; None stays None; an exception its class name.
 """
-import pytest
-
 from tests.real_tf import run_tf_json
 
 EVAL = """
@@ -43,10 +42,10 @@ def evaluate(tf, cases, setup=""):
     return scope["evaluate"](tf, cases, setup)
 
 
-def real_tf_fixture(cases, setup=""):
-    """A module-scoped fixture: every case evaluated under real TF in one subprocess."""
-    @pytest.fixture(scope="module")
-    def real_tf_results():
-        return run_tf_json("import tensorflow as tf\n" + EVAL
-                           + f"\nprint(json.dumps(evaluate(tf, {cases!r}, {setup!r})))")
-    return real_tf_results
+def real_tf_groups(groups):
+    """Every group's cases under real TF, all in ONE subprocess (each group runs its own
+    setup first): {group: {case: plain result}}. groups: {name: (cases, setup)}."""
+    return run_tf_json("import tensorflow as tf\n" + EVAL
+                       + f"\ngroups = {groups!r}\n"
+                       + "print(json.dumps({g: evaluate(tf, c, s) for g, (c, s) in "
+                         "groups.items()}))")
