@@ -101,7 +101,12 @@ class _MutableTable(LookupTable):
     def _delete(self, key):
         self._data.pop(key, None)
 
-    # tf.train.Checkpoint saves a MutableHashTable's entries as two tensors, as TF does
+    # tf.train.Checkpoint saves a table's entries as two tensors, `table-keys` and
+    # `table-values`, as TF does (unless made with checkpoint=False)
+    @property
+    def _saves_tensors(self):
+        return self._checkpoint
+
     def _checkpoint_tensors(self):
         keys, values = self._export()
         return {"table-keys": keys, "table-values": values}

@@ -102,6 +102,7 @@ class Checkpoint:
         file_prefix = os.fspath(file_prefix)
         graph = build_graph(self)
         tensors = {key: variable.numpy() for key, variable in graph.variables()}
+        tensors.update(graph.saved_tensors())  # lookup tables' keys and values
         checkpoint_file.write(file_prefix, tensors, graph.to_json())
         return file_prefix
 

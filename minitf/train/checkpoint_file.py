@@ -71,6 +71,10 @@ def write(prefix, tensors, object_graph):
     members, entries = {}, {}
     for i, (key, value) in enumerate(tensors.items()):
         value = np.asarray(value)
+        if value.dtype == object and all(isinstance(v, bytes) for v in value.reshape(-1)):
+            members[f"t{i}"], members[f"t{i}_lengths"], entries[key] = _string_members(
+                value, f"t{i}")
+            continue
         if value.dtype.name not in _DTYPES:
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot save '{key}' of dtype {value.dtype}: checkpoints hold "
@@ -94,6 +98,33 @@ def write(prefix, tensors, object_graph):
              "object_graph": object_graph}
     text = json.dumps(index, indent=1, sort_keys=True).encode()
     atomic_write_bytes(prefix + INDEX_SUFFIX, lambda f: f.write(text))
+
+
+def _string_members(value, member):
+    """A string tensor as two arrays: its bytes joined (uint8) and each string's length.
+    (`.npz` with allow_pickle=False holds no Python objects.)"""
+    flat = value.reshape(-1).tolist()
+    lengths = np.array([len(v) for v in flat], dtype=np.int64).reshape(value.shape)
+    data = np.frombuffer(b"".join(flat), dtype=np.uint8)
+    entry = {"member": member, "dtype": "string", "shape": list(value.shape),
+             "lengths_member": member + "_lengths", "bytes": int(data.size)}
+    return data, lengths, entry
+
+
+def _read_strings(zf, entry, path, key):
+    """A string tensor back from its two arrays, each checked as any tensor is."""
+    shape = entry["shape"]
+    lengths = _read_member(zf, {"member": entry["lengths_member"], "dtype": "int64",
+                                "shape": shape}, path, key)
+    data = _read_member(zf, {"member": entry["member"], "dtype": "uint8",
+                             "shape": [entry["bytes"]]}, path, key).tobytes()
+    if lengths.size and (lengths.min() < 0 or int(lengths.sum()) != len(data)):
+        raise _data_loss(path, f"the string lengths of '{key}' do not add up to its bytes")
+    out = np.empty(lengths.size, dtype=object)
+    ends = np.cumsum(lengths.reshape(-1))
+    for i, (start, end) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
+        out[i] = data[int(start):int(end)]
+    return out.reshape(shape)
 
 
 class CheckpointFile:
@@ -142,7 +173,10 @@ class CheckpointFile:
             raise _data_loss(path, "the index lacks data_size, data_sha256, tensors or "
                              "object_graph")
         for key, entry in index["tensors"].items():
-            ok = (isinstance(entry, dict) and entry.get("dtype") in _DTYPES
+            strings = isinstance(entry, dict) and entry.get("dtype") == "string" and \
+                isinstance(entry.get("lengths_member"), str) and \
+                isinstance(entry.get("bytes"), int) and entry["bytes"] >= 0
+            ok = (isinstance(entry, dict) and (entry.get("dtype") in _DTYPES or strings)
                   and isinstance(entry.get("member"), str)
                   and isinstance(entry.get("shape"), list)
                   and all(isinstance(d, int) and d >= 0 for d in entry["shape"]))
@@ -174,6 +208,8 @@ class CheckpointFile:
         self._verify_data()
         entry = self.entries[key]
         with zipfile.ZipFile(self.data_path) as zf:
+            if entry["dtype"] == "string":
+                return _read_strings(zf, entry, self.data_path, key)
             return _read_member(zf, entry, self.data_path, key)
 
     def _verify_data(self):

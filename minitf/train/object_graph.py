@@ -71,7 +71,12 @@ def is_trackable(obj):
     from ..module import Module
 
     return (is_variable(obj) or isinstance(obj, (Module, Optimizer))
-            or hasattr(obj, "_checkpoint_children"))
+            or hasattr(obj, "_checkpoint_children") or saves_tensors(obj))
+
+
+def saves_tensors(obj):
+    """Does `obj` save named tensors of its own (a MutableHashTable: `table-keys`, ...)?"""
+    return bool(getattr(obj, "_saves_tensors", False))
 
 
 def _holds_trackable(value, depth=0):
@@ -212,6 +217,14 @@ class ObjectGraph:
         """[(checkpoint key, variable)] in node order."""
         return [(self.key(i), obj) for i, obj in enumerate(self.objects) if is_variable(obj)]
 
+    def attribute_key(self, i, name):
+        return "/".join(escape(n) for n in self.paths[i]) + "/.ATTRIBUTES/" + name
+
+    def saved_tensors(self):
+        """[(checkpoint key, array)] of the objects that save tensors of their own."""
+        return [(self.attribute_key(i, name), value) for i, obj in enumerate(self.objects)
+                if saves_tensors(obj) for name, value in obj._checkpoint_tensors().items()]
+
     def to_json(self):
         """The graph as the index file stores it (TF's TrackableObjectGraph, as JSON)."""
         nodes = []
@@ -221,6 +234,9 @@ class ObjectGraph:
             if is_variable(obj):
                 node["attributes"].append({"name": VARIABLE_VALUE, "checkpoint_key": self.key(i),
                                            "full_name": getattr(obj, "path", obj.name)})
+            elif saves_tensors(obj):
+                node["attributes"].extend({"name": name, "checkpoint_key": self.attribute_key(
+                    i, name), "full_name": ""} for name in obj._checkpoint_tensors())
             nodes.append(node)
         return {"nodes": nodes}
 

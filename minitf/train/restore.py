@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import module as _module
 from ..framework import errors
-from .object_graph import VARIABLE_VALUE, children, is_variable
+from .object_graph import VARIABLE_VALUE, children, is_variable, saves_tensors
 
 # id(owner) -> (weakref to owner, {path below owner: (Restoration, checkpoint node id)}).
 # The owner is the nearest module, optimizer or checkpoint: lists and dicts cannot be
@@ -76,6 +76,8 @@ class Restoration:
             for attribute in node["attributes"]:
                 if attribute.get("name") == VARIABLE_VALUE and is_variable(live):
                     self._restore_value(attribute["checkpoint_key"], live)
+            if saves_tensors(live) and node["attributes"]:
+                self._restore_tensors(node["attributes"], live)
             live_children = dict(children(live))
             for child in node["children"]:
                 name, child_id = child["local_name"], child["node_id"]
@@ -101,6 +103,12 @@ class Restoration:
                 "Create the variable with the dtype it was saved with.")
         variable.assign(np.asarray(self.file.tensor(key)))
         self.restored_keys.add(key)
+
+    def _restore_tensors(self, attributes, live):
+        """Hand a table (or other object saving named tensors) all of its saved tensors."""
+        keys = {a["name"]: a["checkpoint_key"] for a in attributes}
+        live._restore_tensors({name: self.file.tensor(key) for name, key in keys.items()})
+        self.restored_keys.update(keys.values())
 
     def path_of(self, node_id):
         """'(root).model.sub.w': the saved node's path, as TF prints it."""
