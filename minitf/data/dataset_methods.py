@@ -192,7 +192,7 @@ class DatasetMethods:
         from .checks import _SparseBatchDataset
         return _SparseBatchDataset(self, batch_size, row_shape)
 
-    # --- saving --------------------------------------------------------------------------------------
+    # --- saving ----------------------------------------------------------------------------
     def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
         """Write the elements to the directory `path` (read back with `Dataset.load`)."""
         from .save_load import save

@@ -24,7 +24,7 @@ from .graph_inputs import iterate_bound
 from .interleave_op import DatasetFunction
 from .sources import _VariantDataset, static_int
 from .structure import DatasetSpec, flatten, pack
-from .structured_function import StructuredFunction, as_args
+from .structured_function import StructuredFunction
 
 
 def _int64_scalar_function(func, input_spec, what, transformation):
@@ -306,4 +306,4 @@ def unique():
     return lambda dataset: dataset.unique()
 
 
-del tf_export, as_args
+del tf_export

@@ -23,10 +23,10 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.function import TensorSpec
-from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tf_export import tf_export
 from ..ops.random_ops import get_seed, numpy_generator
-from .dataset_ops import INFINITE, UNKNOWN, Dataset
+from .dataset_ops import INFINITE, Dataset
 from .sources import static_int
 from .structure import compatible_spec, flatten, pack, same_structure
 
