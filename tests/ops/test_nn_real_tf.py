@@ -30,6 +30,9 @@ FLT = "tf.constant(np.random.default_rng(2).normal(size=(2, 2, 3, 2)).astype(np.
 S2B_X = "tf.constant(np.random.default_rng(0).normal(size=(2, 9, 8, 3)).astype(np.float32))"
 S2B_CONV = ("lambda i, n, p: tf.nn.convolution(i, tf.constant(np.random.default_rng(1).normal("
             "size=(3, 2, 3, 4)).astype(np.float32)), padding=p)")
+CELL = ("tf.keras.layers.SimpleRNNCell(3, kernel_initializer='ones', "
+        "recurrent_initializer='ones')")
+RX, RH = "tf.constant([[0.1, 0.2, 0.3], [1.0, -1.0, 0.5]])", "[tf.constant([[0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])]"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -198,6 +201,17 @@ CASES = {
                 "tf.nn.max_pool2d(i, 2, 1, p))",
     "s2b:no_filter": f"tf.nn.with_space_to_batch({S2B_X}, [2, 2], 'SAME', {S2B_CONV})",
     "s2b:bad_padding": f"tf.nn.with_space_to_batch({S2B_X}, [2, 2], 'FULL', {S2B_CONV})",
+    # test_nn_rnn_cell_wrappers.py (TF 2.21: Keras 2's wrappers around a Keras 3 cell)
+    "rnn:residual": f"tf.nn.RNNCellResidualWrapper({CELL})({RX}, {RH})",
+    "rnn:residual_fn": f"tf.nn.RNNCellResidualWrapper({CELL}, lambda i, o: i * o)({RX}, {RH})",
+    "rnn:device": f"tf.nn.RNNCellDeviceWrapper({CELL}, '/cpu:0')({RX}, {RH})",
+    "rnn:dropout_keep_all": f"tf.nn.RNNCellDropoutWrapper({CELL})({RX}, {RH})",
+    "rnn:sizes": f"[tf.nn.RNNCellResidualWrapper({CELL}).state_size, "
+                 f"tf.nn.RNNCellDropoutWrapper({CELL}).output_size]",
+    "rnn:bad_keep": f"tf.nn.RNNCellDropoutWrapper({CELL}, output_keep_prob=-0.5)",
+    "rnn:variational_no_dtype": f"tf.nn.RNNCellDropoutWrapper({CELL}, "
+                                "variational_recurrent=True)",
+    "rnn:not_a_cell": "tf.nn.RNNCellResidualWrapper(3)",
 }
 
 # Fractional pooling draws its pooling sequences from TF's random generator, which minitf's
