@@ -6,6 +6,9 @@ protobuf object graph into an SSTable index and raw tensor bytes into the
 shard; minitf writes JSON and a NumPy `.npz` read with `allow_pickle=False`.
 So real TF cannot read a minitf checkpoint nor minitf a TF one; what is the
 same is the file names, the checkpoint keys and the object graph.
+A string tensor (a lookup table's `table-keys`) is stored as two arrays, its
+bytes joined (uint8) and each string's length (int64), since an `.npz` read
+without pickle holds no Python objects.
 
 >>> import os, tempfile, numpy as np
 >>> prefix = os.path.join(tempfile.mkdtemp(), "ckpt")
