@@ -248,6 +248,13 @@ class IterableDataAdapter:
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None,
                      shuffle=False, class_weight=None):
     """The adapter for this kind of input (see the module docstring)."""
+    from .py_dataset import PyDataset, PyDatasetAdapter
+    if isinstance(x, PyDataset):
+        if y is not None or sample_weight is not None:
+            raise ValueError("`y` and `sample_weight` arguments are not supported when using a "
+                             "PyDataset as input: return `(x, y[, sample_weight])` from "
+                             "`__getitem__` instead.")
+        return PyDatasetAdapter(x, shuffle=shuffle, class_weight=class_weight, steps=steps)
     if is_dataset(x) or is_generator(x):
         kind = "dataset" if is_dataset(x) else "a Python generator"
         if y is not None:
