@@ -7,6 +7,7 @@ deterministic cases: random draws differ between the engines (minitf is not Phil
 """
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 
@@ -268,7 +269,7 @@ def files(tf):
 
     def sql(query, types):
         return E.SqlDataset("sqlite", db_path, query, types)
-    return {
+    out = {
         "sql": described(sql("select name, age, h from t", (tf.string, tf.int32, tf.float64))),
         "sql_single": described(sql("select age from t", tf.int64)),
         "sql_conversions": vals(sql("select age, name, h, age, name from t",
@@ -294,6 +295,8 @@ def files(tf):
                               vals(E.load(os.path.join(folder, "saved2")))],
         "snapshot": [repr(snap), vals(snap), vals(snap)],
     }
+    shutil.rmtree(folder)
+    return out
 
 
 def results(tf):
