@@ -182,8 +182,16 @@ def apply(op, inputs, attrs=None):
 
 def _wrap(value):
     if type(value) is not np.ndarray:
-        value = np.asarray(value)
+        value = _string_scalar(value) if isinstance(value, bytes) else np.asarray(value)
     return EagerTensor(value)
+
+
+def _string_scalar(value):
+    """One string as a 0-d object array: np.asarray would store fixed-width bytes, whose
+    trailing NUL bytes NumPy drops on reading (b'a\\x00' would come back as b'a')."""
+    array = np.empty((), dtype=object)
+    array[()] = value
+    return array
 
 
 def check_dtypes(op, inputs):

@@ -107,7 +107,8 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        return (EagerTensor(np.asarray(row), self._dtype) for row in self._value)
+        value = self._value
+        return (EagerTensor(np.asarray(row, dtype=value.dtype), self._dtype) for row in value)
 
     def __bool__(self):
         # Like TF: an empty tensor is False; more than one element is ambiguous (ValueError).

@@ -214,7 +214,7 @@ def _strided_slice_shape(shape, **spec):
 
 def _strided_slice_forward(x, **spec):
     key, _ = _numpy_key(x.shape, spec)
-    return np.array(x[key])
+    return np.array(x[key], dtype=x.dtype)  # a string stays an object, not fixed-width bytes
 
 
 StridedSlice = Op("StridedSlice", _strided_slice_forward, typed=(), shape=_strided_slice_shape)
