@@ -33,6 +33,7 @@ S2B_CONV = ("lambda i, n, p: tf.nn.convolution(i, tf.constant(np.random.default_
 CELL = ("tf.keras.layers.SimpleRNNCell(3, kernel_initializer='ones', "
         "recurrent_initializer='ones')")
 RX, RH = "tf.constant([[0.1, 0.2, 0.3], [1.0, -1.0, 0.5]])", "[tf.constant([[0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])]"
+KLOG = f"tf.transpose({LOG}, [1, 0, 2])"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
     "stats:sufficient_shift": f"tf.nn.sufficient_statistics({X}, [0, 1], shift=1.0, keepdims=True)",
@@ -212,6 +213,20 @@ CASES = {
     "rnn:variational_no_dtype": f"tf.nn.RNNCellDropoutWrapper({CELL}, "
                                 "variational_recurrent=True)",
     "rnn:not_a_cell": "tf.nn.RNNCellResidualWrapper(3)",
+    # tests/keras/test_ops_ctc.py
+    "kops:ctc_loss": f"tf.keras.ops.ctc_loss({LAB}, {KLOG}, [2, 2], [5, 4])",
+    "kops:ctc_loss_f64": f"tf.keras.ops.ctc_loss({LAB}, tf.cast({KLOG}, tf.float64), [2, 2], "
+                         "[5, 4])",
+    "kops:ctc_loss_mask": f"tf.keras.ops.nn.ctc_loss({LAB}, {KLOG}, [2, 2], [5, 4], "
+                          "mask_index=3)",
+    "kops:greedy": f"tf.keras.ops.ctc_decode({KLOG}, [5, 4])",
+    "kops:greedy_no_merge": f"tf.keras.ops.ctc_decode({KLOG}, [5, 4], merge_repeated=False, "
+                            "mask_index=2)",
+    "kops:beam": f"tf.keras.ops.nn.ctc_decode({KLOG}, [5, 4], strategy='beam_search', "
+                 "top_paths=2)",
+    "kops:beam_mask": f"tf.keras.ops.ctc_decode({KLOG}, [5, 4], strategy='beam_search', "
+                      "beam_width=3, top_paths=3, mask_index=2)",
+    "kops:bad_strategy": f"tf.keras.ops.ctc_decode({KLOG}, [5, 4], strategy='max')",
 }
 
 # Fractional pooling draws its pooling sequences from TF's random generator, which minitf's
