@@ -77,6 +77,20 @@ def test_truncate_bitcast_saturate():
     assert tf.dtypes.saturate_cast(tf.constant([1e10]), tf.int32).numpy().tolist() == [2147483520]
 
 
+def test_approx_top_k_is_exact_on_the_cpu():
+    values, indices = tf.approx_top_k(tf.constant([[1.0, 5.0, 3.0, 2.0]]), 2)
+    assert values.numpy().tolist() == [[5.0, 3.0]] and indices.numpy().tolist() == [[1, 2]]
+    with pytest.raises(tf.errors.NotFoundError, match="ApproxTopK"):
+        tf.approx_top_k(tf.constant([[1.0, 2.0]]), 1, is_max_k=False)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="half, bfloat16, float"):
+        tf.approx_top_k(tf.constant([3, 1, 2]), 2)
+    x = tf.constant([[1.0, 5.0, 3.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        top = tf.approx_top_k(x, 2).values * tf.constant([[2.0, 3.0]])
+    assert tape.gradient(top, x).numpy().tolist() == [[0.0, 2.0, 3.0]]
+
+
 def test_gradients_match_finite_differences():
     x = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
     check_grads(lambda t: tf.repeat(t, [1, 0, 2], axis=1), x, order=2)
@@ -211,6 +225,11 @@ CASES = [
     "tf.bitcast(tf.constant([1.], tf.float32), tf.int64)",
     "tf.bitcast(tf.constant([[1, 2], [3, 4]], tf.uint8), tf.int16)",
     "tf.bitcast(tf.constant([1.5], tf.float64), tf.uint32)",
+    "tf.approx_top_k(tf.constant([[1., 5., 3., 2.], [4., 0., 9., 1.]]), 2)",
+    "tf.approx_top_k(tf.constant([[1., 5., 3., 2.]]), 2, is_max_k=False)",
+    "tf.approx_top_k(tf.constant([[1., 5.]]), 1, reduction_dimension=0)",
+    "tf.approx_top_k(tf.constant([3, 1, 2]), 3)", "tf.approx_top_k(tf.constant([3., 1, 2]), 3)",
+    "grad(lambda x: tf.approx_top_k(tf.cast(x, tf.float32), 2).values * [2., 3.], [1., 5., 3.])",
     # gradients (the tape's, with the weights w), as real TF computes them
     "grad(lambda x: tf.saturate_cast(x, tf.float32), [1.0, 1e39, -1e39])",
     "grad(lambda x: tf.saturate_cast(x, tf.int8), [1.0])",
