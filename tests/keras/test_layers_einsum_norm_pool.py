@@ -254,3 +254,19 @@ def test_errors_teach():
         traced(tf.ones([1, 4, 3]))
     with pytest.raises(NotImplementedError, match="no LoRA"):
         L.EinsumDense("ab,bc->ac", 2, lora_rank=2)
+
+
+def test_the_new_layers_train_in_a_traced_fit_step():
+    tf.random.set_seed(3)
+    model = tf.keras.Sequential([
+        tf.keras.Input((6, 3)), L.ZeroPadding1D(1), L.Cropping1D((1, 0)), L.UpSampling1D(2),
+        L.EinsumDense("abc,cd->abd", (None, 4), bias_axes="d"), L.GroupNormalization(2),
+        L.RMSNormalization(), L.GaussianNoise(0.01), L.AdaptiveAveragePooling1D(3),
+        L.Permute((2, 1)), L.Flatten(), L.Dense(1)])
+    model.compile(tf.keras.optimizers.Adam(0.05), "mse")
+    x, y = ramp(8, 6, 3), ramp(8, 1, phase=1.0)
+    history = model.fit(x, y, epochs=12, batch_size=4, verbose=0)
+    losses = history.history["loss"]
+    assert losses[-1] < 0.7 * losses[0]
+    np.testing.assert_allclose(model.predict(x, verbose=0), model(x).numpy(), rtol=1e-5,
+                               atol=1e-6)

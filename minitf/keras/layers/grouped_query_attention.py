@@ -43,7 +43,7 @@ from .einsum_dense import EinsumDense
 from .regularization import Dropout
 
 
-@tf_export("keras.layers.GroupQueryAttention", "keras.layers.GroupedQueryAttention")
+@tf_export("keras.layers.GroupQueryAttention")  # (tf.keras has no GroupedQueryAttention name)
 class GroupedQueryAttention(Layer):
     """Grouped-query attention, called as `gqa(query, value, key=None)`."""
 
