@@ -42,7 +42,7 @@ def _dtype(dtype):
     return dtypes.as_dtype(dtype or "float32")
 
 
-@tf_export("keras.initializers.Initializer")
+@tf_export("keras.initializers.Initializer", "keras.Initializer")
 class Initializer:
     """Base class: subclasses implement `__call__(shape, dtype=None)`."""
 

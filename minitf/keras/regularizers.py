@@ -29,7 +29,7 @@ def _check_penalty(name, value):
                          f"e.g. {name}=0.01.")
 
 
-@tf_export("keras.regularizers.Regularizer")
+@tf_export("keras.regularizers.Regularizer", "keras.Regularizer")
 class Regularizer:
     """Base class: subclasses implement `__call__(x)` -> a scalar penalty."""
 

@@ -56,7 +56,7 @@ def _auto_name(class_name):
     return base if count == 0 else f"{base}_{count}"
 
 
-@tf_export("keras.optimizers.Optimizer", "optimizers.Optimizer")
+@tf_export("keras.optimizers.Optimizer", "optimizers.Optimizer", "keras.Optimizer")
 class Optimizer:
     """Base class of Keras optimizers; subclasses define `build` and `update_step`.
 
