@@ -1,5 +1,6 @@
 """The same tf.lookup / table_from_dataset program run by real TF 2.21 and by minitf gives
-the same values, dtypes, shapes and error classes (one TF subprocess for the file)."""
+the same values, dtypes, shapes and error classes (one TF subprocess for the file, which also
+reads tf.version: see test_version.py)."""
 import json
 import textwrap
 
@@ -72,6 +73,11 @@ PROGRAM = textwrap.dedent("""
         return fn_table.size()
     record("in_function", lambda: [int(bump(tf.constant(w))) for w in ["a", "b", "a", "c"]]
            + fn_table.lookup(tf.constant(["a", "b", "c"])).numpy().tolist())
+    record("version", lambda: [tf.version.VERSION, tf.version.GRAPH_DEF_VERSION,
+                               tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER,
+                               tf.version.GRAPH_DEF_VERSION_MIN_PRODUCER,
+                               isinstance(tf.version.GIT_VERSION, str),
+                               isinstance(tf.version.COMPILER_VERSION, str)])
     record("in_map", lambda: list(tf.data.Dataset.from_tensor_slices(["b", "q", "a"]).map(
         vocab.lookup).as_numpy_iterator()))
 """)
