@@ -9,8 +9,8 @@ True
 
 In TensorFlow, TypeSpec is the base class of TensorSpec, RaggedTensorSpec,
 SparseTensorSpec, DatasetSpec, ... with methods to flatten values into tensors. minitf's
-specs are separate small classes; tf.TypeSpec is their common abstract base here (each
-is registered with it), so isinstance checks and signatures work as in TF.
+specs are separate small classes; tf.TypeSpec is their common abstract base here (it
+recognises them by name), so isinstance checks work as in TF.
 """
 import abc
 
@@ -37,14 +37,16 @@ class TypeSpec(abc.ABC):  # noqa: B024 - an abstract base for isinstance, as in 
         return NotImplemented
 
 
-_SPECS = {"TensorSpec", "RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec"}
+_SPECS = {"TensorSpec", "RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec",
+          "IndexedSlicesSpec", "NoneTensorSpec", "TensorArraySpec", "OptionalSpec"}
 
 
 @tf_export("type_spec_from_value")
 def type_spec_from_value(value):
     """The TypeSpec of `value`: a TensorSpec for tensors and anything tf.constant accepts
-    (NumPy arrays, numbers, strings, nested lists), a RaggedTensorSpec, SparseTensorSpec
-    or DatasetSpec for those values; TypeError otherwise.
+    (NumPy arrays, numbers, strings, nested lists); the matching spec for a RaggedTensor,
+    SparseTensor, Dataset, IndexedSlices, TensorArray, Optional or None; TypeError
+    otherwise (also for a tf.Variable, where TF gives a VariableSpec minitf lacks).
 
     >>> tf.type_spec_from_value([[1.0, 2.0]])
     TensorSpec(shape=(1, 2), dtype=tf.float32, name=None)
@@ -55,16 +57,29 @@ def type_spec_from_value(value):
     from ..ragged.ragged_tensor_spec import RaggedTensorSpec  # noqa: PLC0415
     from .sparse_tensor_spec import SparseTensorSpec  # noqa: PLC0415
 
+    from ..data.iterator_ops import Optional  # noqa: PLC0415
+    from .indexed_slices import IndexedSlices  # noqa: PLC0415
+    from .tensor_array import TensorArray  # noqa: PLC0415
+    from .value_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: PLC0415
+                              TensorArraySpec)
+
+    if value is None:
+        return NoneTensorSpec()
     if isinstance(value, Tensor):
         return TensorSpec.from_tensor(value)
+    if isinstance(value, IndexedSlices):
+        return IndexedSlicesSpec.from_value(value)
+    if isinstance(value, TensorArray):
+        return TensorArraySpec.from_value(value)
+    if isinstance(value, Optional):
+        return OptionalSpec(value.element_spec)
     if isinstance(value, RaggedTensor):
         return RaggedTensorSpec.from_value(value)
     if isinstance(value, SparseTensor):
         return SparseTensorSpec.from_value(value)
     if is_dataset(value):
         return DatasetSpec(value.element_spec)
-    if value is not None and not isinstance(value, dict) \
-            and not getattr(value, "_is_variable", False):
+    if not isinstance(value, dict) and not getattr(value, "_is_variable", False):
         try:
             return TensorSpec.from_tensor(convert_to_tensor(value))
         except (TypeError, ValueError):

@@ -36,6 +36,22 @@ def test_type_specs():
         tf.type_spec_from_value({"a": 1})
 
 
+def test_value_specs():
+    spec = tf.IndexedSlicesSpec([3, 2], tf.float32)
+    assert repr(spec) == ("IndexedSlicesSpec(TensorShape([3, 2]), tf.float32, tf.int64, None, "
+                          "TensorShape([None]))")
+    assert spec.is_compatible_with(tf.IndexedSlicesSpec([None, 2], tf.float32))
+    assert not spec.is_compatible_with(tf.IndexedSlicesSpec([None, 2], tf.int32))
+    assert tf.type_spec_from_value(None) == tf.NoneTensorSpec()
+    array_spec = tf.type_spec_from_value(tf.TensorArray(tf.float32, size=2))
+    assert array_spec == tf.TensorArraySpec() and isinstance(array_spec, tf.TypeSpec)
+    assert tf.TensorArraySpec([2], tf.int32).is_compatible_with(
+        tf.TensorArraySpec([None], tf.int32))
+    optional = tf.type_spec_from_value(tf.data.experimental.Optional.from_value(3))
+    assert optional == tf.OptionalSpec(tf.TensorSpec([], tf.int32))
+    assert optional.element_spec == tf.TensorSpec([], tf.int32)
+
+
 def test_realdiv():
     assert tf.realdiv([7.0, -7.0], [2.0, 2.0]).numpy().tolist() == [3.5, -3.5]
     with pytest.raises(tf.errors.InvalidArgumentError):
@@ -57,6 +73,15 @@ CASES = [
     "spec(tf.ragged.constant([[1], [2, 3]]))", "spec(tf.SparseTensor([[0]], [1.], [3]))",
     "spec(tf.data.Dataset.range(3))", "spec(object())", "spec({'a': 1})",
     "[isinstance(tf.TensorSpec([1]), tf.TypeSpec), issubclass(tf.RaggedTensorSpec, tf.TypeSpec)]",
+    "repr(tf.IndexedSlicesSpec([3, 2], tf.float32))",
+    "spec(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([0]), tf.constant([3, 2])))",
+    "[repr(tf.NoneTensorSpec()), tf.NoneTensorSpec() == tf.NoneTensorSpec()]",
+    "[repr(tf.TensorArraySpec([2], tf.int32)), repr(tf.TensorArraySpec())]",
+    "spec(tf.TensorArray(tf.float32, size=2))", "spec(None)",
+    "repr(tf.OptionalSpec(tf.TensorSpec([], tf.int32)))",
+    "spec(tf.data.experimental.Optional.from_value(3))",
+    "[tf.TensorArraySpec([2], tf.int32).is_compatible_with(tf.TensorArraySpec([None], tf.int32)),"
+    " tf.IndexedSlicesSpec([3, 2]).is_compatible_with(tf.IndexedSlicesSpec([None, 2], tf.int32))]",
     "tf.realdiv([7., -7.], [2., 2.])", "tf.realdiv([7, 1], [2, 2])",
 ]
 SETUP = """
