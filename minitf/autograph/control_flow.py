@@ -420,6 +420,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts=N
     for predicate, overload in _FOR_LOOP_OVERLOADS:
         if predicate(iter_):
             return overload(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    if _tracing() and getattr(iter_, "_resource", False):  # an iterator made outside
+        iter_ = iter_._remaining()  # a loop over what it has left, draining it per call
     if _tracing() and dataset_loop.is_dataset(iter_) and dataset_loop.runs_in_graph(iter_):
         return dataset_loop.dataset_for_stmt(iter_, extra_test, body, get_state, set_state,
                                              symbol_names, opts)

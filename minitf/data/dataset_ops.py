@@ -25,7 +25,7 @@ prints the same text.
 """
 import numpy as np
 
-from ..framework import context, dtypes
+from ..framework import context, dtypes, errors
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 from . import timings
@@ -415,6 +415,8 @@ class OwnedIterator(Iterator):
     def __init__(self, dataset):
         self._dataset = dataset
         self._generator = dataset._iterate()
+        # Made outside any trace: a tf.function that reads it advances it on every call.
+        self._resource = not context.graph_stack
 
     @property
     def element_spec(self):
@@ -424,14 +426,27 @@ class OwnedIterator(Iterator):
         return self
 
     def __next__(self):
+        if self._resource and _tracing():  # an IteratorGetNext node, run on every call
+            from .iterator_ops import get_next_node
+            return get_next_node(self)
         return next(self._generator)
 
     def get_next(self):
         """The next element; at the end TF raises `OutOfRangeError` here."""
+        if self._resource and _tracing():
+            from .iterator_ops import get_next_node
+            return get_next_node(self)
+        return self._eager_next()
+
+    def _remaining(self):
+        """A dataset of the elements this iterator has left: `for x in it` inside a
+        tf.function loops over it (one ReduceDataset node, draining the iterator)."""
+        return _RemainingDataset(self)
+
+    def _eager_next(self):
         try:
             return next(self._generator)
         except StopIteration:
-            from ..framework import errors
             raise errors.OutOfRangeError(None, "IteratorGetNext",
                                          "End of sequence [Op:IteratorGetNext]") from None
 
@@ -439,6 +454,25 @@ class OwnedIterator(Iterator):
         generator = getattr(self, "_generator", None)
         if generator is not None:
             generator.close()
+
+
+class _RemainingDataset(Dataset):
+    """What an iterator has left, read from the iterator itself when iterated."""
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+        self._element_spec = iterator.element_spec
+
+    def _generate(self):
+        while True:
+            try:
+                yield self._iterator._eager_next()
+            except errors.OutOfRangeError:
+                return
+
+
+def _tracing():
+    return bool(context.active and context.graph_stack)
 
 
 @tf_export("data.NumpyIterator")

@@ -12,12 +12,22 @@ an `Optional` without a value, which is how a graph can loop without exceptions:
 >>> opt = it.get_next_as_optional()
 >>> bool(opt.has_value())
 False
+
+An iterator made outside a `tf.function` and read inside it is state the graph
+holds (TF: a resource): the traced `get_next()` (or `next(it)`) is an
+`IteratorGetNext` node, so every call takes the next element:
+
+>>> it = iter(tf.data.Dataset.range(5))
+>>> step = tf.function(lambda it: it.get_next())
+>>> [int(step(it)) for _ in range(3)]
+[0, 1, 2]
 """
 import abc
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import errors, nest
+from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
 
@@ -160,3 +170,38 @@ class _OptionalImpl(Optional):
     @property
     def element_spec(self):
         return self._element_spec
+
+
+# --- the iterator inside a traced graph -----------------------------------------------------
+def _get_next_forward(*, iterator, count):
+    """Take the next element from the Python iterator each time the node runs."""
+    element = iterator._eager_next()  # OutOfRangeError at the end, as TF's kernel
+    return tuple(np.asarray(t._value) for t in nest.flatten(element))
+
+
+def _get_next_shapes(*, iterator, count):
+    return tuple(spec.shape for spec in nest.flatten(iterator.element_spec))
+
+
+def _get_next_dtypes(*, iterator, count):
+    return tuple(spec.dtype for spec in nest.flatten(iterator.element_spec))
+
+
+IteratorGetNext = Op("IteratorGetNext", _get_next_forward, typed=(), shape=_get_next_shapes,
+                     dtype=_get_next_dtypes, num_outputs=None, stateful=True)
+
+
+def get_next_node(iterator):
+    """`iterator.get_next()` while tracing: one stateful node that reads the iterator when
+    the graph runs (the element's tensors as its outputs, packed like element_spec)."""
+    from .structure import pack
+    spec = iterator.element_spec
+    leaves = nest.flatten(spec)
+    plain = [s for s in leaves if type(s).__name__ == "TensorSpec"]
+    if len(plain) != len(leaves):
+        raise TypeError(
+            "minitf's tf.function can read an iterator only when its elements are plain "
+            f"tensors; this one yields {spec!r}. Iterate it outside the function and pass "
+            "the element in, or map the dataset to dense tensors first.")
+    outputs = apply(IteratorGetNext, [], {"iterator": iterator, "count": len(leaves)})
+    return pack(spec, list(outputs))
