@@ -471,6 +471,16 @@ ComplexAbs = Op("ComplexAbs", lambda x: np.abs(x), dtypes=dtypes.COMPLEX, shape=
                  dtype=real_part)
 
 
+@ComplexAbs.def_grad
+def _complex_abs_grad(op, dy):
+    """TF's rule: complex(dy, 0) * z / complex(|z|, 0), and 0 where z = 0."""
+    from .complex_ops import complex as complex_
+    from .clip_ops import divide_no_nan
+
+    zero = dy * 0
+    return divide_no_nan(complex_(dy, zero) * op.inputs[0], complex_(op.outputs[0], zero))
+
+
 # --- bitwise ops: the `& | ^ ~` operators on integer tensors -----------------------------------
 BitwiseAnd = _binary("BitwiseAnd", np.bitwise_and, dtypes.INTEGER)
 BitwiseOr = _binary("BitwiseOr", np.bitwise_or, dtypes.INTEGER)
