@@ -2,7 +2,8 @@
 
 Dilation is convolution with (max, +) in place of (sum, *):
 
-    out[b, y, x, c] = max over (dy, dx) of  input[b, y*sh + dy*rh, x*sw + dx*rw, c] + filters[dy, dx, c]
+    out[b, y, x, c] = max over (dy, dx) of
+                      input[b, y*sh + dy*rh, x*sw + dx*rw, c] + filters[dy, dx, c]
 
 (positions in the padding are skipped), and erosion is its mirror image,
 -dilation(-input, filters flipped).

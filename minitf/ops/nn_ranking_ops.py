@@ -7,83 +7,25 @@ array([False,  True])
 
 `in_top_k` asks, per row, whether the target's score is among the k largest;
 classes tied with it count in its favour (row 2 above: all three tie, so each
-is "in the top 1"). It is one op (InTopKV2) without a gradient, as in TF.
+is "in the top 1"). It is tf.math.in_top_k (minitf/ops/counting_ops.py), one op
+(InTopKV2) without a gradient, as in TF. approx_max_k / approx_min_k are exact top-k
+along any axis.
 """
 import collections
 
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..framework.op import Op, apply, type_name
+from ..framework.op import type_name
 from ..framework.tensor import convert_to_tensor
-from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .array_ops import transpose
+from .counting_ops import in_top_k
 from .sort_ops import top_k
 
 
-# --- in_top_k --------------------------------------------------------------------------------
-def _in_top_k_checks(predictions, targets, k):
-    if predictions.rank is not None and predictions.rank != 2:
-        raise errors.op_error(errors.InvalidArgumentError, "InTopKV2",
-                              "predictions must be 2-dimensional",
-                              "predictions holds one row of class scores per example.")
-    if targets.rank is not None and targets.rank != 1:
-        raise errors.op_error(errors.InvalidArgumentError, "InTopKV2",
-                              "targets must be 1-dimensional", "One target class per example.")
-    if k.rank is not None and k.rank != 0:
-        raise errors.op_error(errors.InvalidArgumentError, "InTopKV2", "k must be 0-D, got "
-                              f"shape {k}", "k is one number for the whole batch.")
-    rows, count = predictions.dims[0] if predictions.rank else None, \
-        targets.dims[0] if targets.rank else None
-    if None not in (rows, count) and rows != count:
-        raise errors.op_error(errors.InvalidArgumentError, "InTopKV2",
-                              f"First dimension of predictions {rows} must match length of "
-                              f"targets {count}", "Give one target per row of predictions.")
-
-
-def _in_top_k_forward(predictions, targets, k):
-    _in_top_k_checks(TensorShape(predictions.shape), TensorShape(targets.shape),
-                     TensorShape(np.shape(k)))
-    classes = predictions.shape[1]
-    inside = (targets >= 0) & (targets < classes)
-    target_score = predictions[np.arange(len(targets)), np.where(inside, targets, 0)]
-    # TF's kernel: a row with a target outside [0, classes) or any non-finite score is False
-    finite = np.all(np.isfinite(predictions), axis=1)
-    better = np.sum(predictions > target_score[:, None], axis=1)  # strictly larger scores
-    return inside & finite & (better < k)
-
-
-def _in_top_k_shape(predictions, targets, k):
-    _in_top_k_checks(predictions, targets, k)
-    return TensorShape([predictions.dims[0] if predictions.rank else None])
-
-
-InTopKV2 = Op("InTopKV2", _in_top_k_forward, dtypes={dtypes.int32, dtypes.int64}, typed=(1, 2),
-              shape=_in_top_k_shape, dtype=dtypes.bool)
-
-
-@tf_export("nn.in_top_k", "math.in_top_k")
-def in_top_k(targets, predictions, k, name=None):
-    """For each row i: is predictions[i, targets[i]] among the k largest of row i?
-
-    True when fewer than k scores of the row are strictly larger than the target's.
-    A target outside [0, num_classes), or a row with a nan or inf score, gives False.
-    predictions must be float32; targets and k int32 or int64.
-
-    >>> tf.math.in_top_k([0, 1], [[0.3, 0.5, 0.2], [0.3, 0.5, 0.2]], k=1).numpy()
-    array([False,  True])
-    """
-    targets = convert_to_tensor(targets)
-    predictions = convert_to_tensor(predictions)
-    k = convert_to_tensor(k, dtype=targets.dtype)
-    if predictions.dtype is not dtypes.float32:
-        raise errors.op_error(
-            errors.InvalidArgumentError, "InTopKV2",
-            "cannot compute InTopKV2 as input #0(zero-based) was expected to be a float tensor "
-            f"but is a {type_name(predictions.dtype)} tensor",
-            "InTopKV2 reads float32 scores: tf.cast(predictions, tf.float32) first.")
-    return apply(InTopKV2, [predictions, targets, k])
+# --- in_top_k: the InTopKV2 op of tf.math (counting_ops.py), also at tf.nn as in TF -------------
+tf_export("nn.in_top_k")(in_top_k)
 
 
 # --- approx_max_k, approx_min_k ---------------------------------------------------------------

@@ -42,11 +42,13 @@ def test_fractional_pool_seeds_and_result_types():
     first = tf.nn.fractional_max_pool(X, [1.0, 1.5, 1.5, 1.0], seed=11)
     again = tf.nn.fractional_max_pool(X, [1.0, 1.5, 1.5, 1.0], seed=11)
     assert type(first).__name__ == "FractionalMaxPool"
-    assert first.row_pooling_sequence.numpy().tolist() == again.row_pooling_sequence.numpy().tolist()
+    assert (first.row_pooling_sequence.numpy().tolist() ==
+            again.row_pooling_sequence.numpy().tolist())
     assert type(tf.nn.fractional_avg_pool(X, [1.0, 2.0, 2.0, 1.0])).__name__ == "FractionalAvgPool"
     plain = tf.nn.fractional_max_pool(X[:, :4, :4], 2.0).output.numpy()
     np.testing.assert_array_equal(plain, X[:, :4, :4].reshape(2, 2, 2, 2, 2, 3).max(axis=(2, 4)))
-    ints = tf.nn.fractional_avg_pool(tf.constant([[[[0], [3]], [[12], [16]]]]), [1.0, 2.0, 2.0, 1.0])
+    ints = tf.nn.fractional_avg_pool(tf.constant([[[[0], [3]], [[12], [16]]]]),
+                                     [1.0, 2.0, 2.0, 1.0])
     assert ints.output.dtype == tf.int32 and ints.output.numpy().ravel().tolist() == [7]
 
 

@@ -25,7 +25,8 @@ def _dilation_numpy(x, k, strides, rates, padding):
         for xx in range(out_w):
             for dy in range(fh):
                 for dx in range(fw):
-                    i, j = y * strides[0] + dy * rates[0] - top, xx * strides[1] + dx * rates[1] - left
+                    i = y * strides[0] + dy * rates[0] - top
+                    j = xx * strides[1] + dx * rates[1] - left
                     if 0 <= i < h and 0 <= j < w:
                         out[:, y, xx] = np.maximum(out[:, y, xx], x[:, i, j] + k[dy, dx])
     return out

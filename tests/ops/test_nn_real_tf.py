@@ -32,7 +32,8 @@ S2B_CONV = ("lambda i, n, p: tf.nn.convolution(i, tf.constant(np.random.default_
             "size=(3, 2, 3, 4)).astype(np.float32)), padding=p)")
 CELL = ("tf.keras.layers.SimpleRNNCell(3, kernel_initializer='ones', "
         "recurrent_initializer='ones')")
-RX, RH = "tf.constant([[0.1, 0.2, 0.3], [1.0, -1.0, 0.5]])", "[tf.constant([[0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])]"
+RX = "tf.constant([[0.1, 0.2, 0.3], [1.0, -1.0, 0.5]])"
+RH = "[tf.constant([[0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])]"
 KLOG = f"tf.transpose({LOG}, [1, 0, 2])"
 CASES = {
     "stats:sufficient": f"tf.nn.sufficient_statistics({X}, [0])",
@@ -72,7 +73,7 @@ CASES = {
     "topk:in_top_k_2": f"tf.nn.in_top_k(tf.constant([0, 2, 1], tf.int64), {P}, 2)",
     "topk:in_top_k_bad": "tf.nn.in_top_k([5, 0, 1], [[0.1, 0.5], [float('nan'), 0.5], "
                          "[float('inf'), 0.5]], 2)",
-    "topk:in_top_k_f64": "tf.nn.in_top_k(tf.constant([0]), tf.constant([[0.1, 0.5]], tf.float64), 1)",
+    "topk:in_top_k_f64": "tf.nn.in_top_k([0], tf.constant([[0.1, 0.5]], tf.float64), 1)",
     "topk:approx_max": "tf.nn.approx_max_k([[1., 5., 3., 2.], [4., 0., 9., 1.]], 2)",
     "topk:approx_max_ties": "tf.nn.approx_max_k([[1., 5., 5., 2.]], 2)",
     "topk:approx_max_f16": "tf.nn.approx_max_k(tf.constant([[1., 5., 3.]], tf.float16), 2)",
@@ -236,7 +237,8 @@ FRACTIONAL = {f"{name}:{overlapping}:{pseudo}": f"pool_and_grad(tf.nn.fractional
               f"{overlapping}, {pseudo})"
               for name in ("max", "avg") for overlapping in (False, True)
               for pseudo in (False, True)}
-FRACTIONAL_INPUT = "tf.constant(np.random.default_rng(4).normal(size=(2, 7, 9, 3)).astype(np.float32))"
+FRACTIONAL_INPUT = ("tf.constant(np.random.default_rng(4).normal(size=(2, 7, 9, 3))"
+                    ".astype(np.float32))")
 
 PLAIN = """
 def plain(value):

@@ -174,6 +174,8 @@ def test_in_top_k_counts_ties_in_favour():
     assert out.dtype == tf.bool and out.numpy().tolist() == [False, True, False]
     assert tf.nn.in_top_k([2, 2, 1], predictions, 2).numpy().tolist() == [True, True, True]
     assert tf.math.in_top_k is tf.nn.in_top_k
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype float64"):
+        tf.nn.in_top_k([0], tf.constant([[0.1, 0.5]], tf.float64), 1)
     assert tf.nn.in_top_k(tf.constant([0], tf.int64), [[0.1, 0.5]], 2).numpy().tolist() == [True]
 
 
@@ -185,7 +187,6 @@ def test_in_top_k_false_for_bad_targets_and_non_finite_rows():
 
 
 @pytest.mark.parametrize("targets, predictions, message", [
-    ([0], tf.constant([[0.1, 0.5]], tf.float64), "expected to be a float tensor but is a double"),
     ([0], [0.1, 0.5], "predictions must be 2-dimensional"),
     ([0, 1], [[0.1, 0.5]], "First dimension of predictions 1 must match length of targets 2"),
     (tf.constant([0.0]), [[0.1, 0.5]], "Value for attr 'T' of float is not in the list"),
@@ -200,7 +201,7 @@ def test_in_top_k_in_a_graph():
     assert fn(tf.constant([1]), tf.constant([[0.1, 0.5]])).numpy().tolist() == [True]
 
 
-# --- approx_max_k, approx_min_k --------------------------------------------------------------------
+# --- approx_max_k, approx_min_k -----------------------------------------------------------------
 def test_approx_top_k_is_exact_along_any_axis():
     x = arrays((3, 4, 5), seed=9).astype(np.float32)
     values, indices = tf.nn.approx_max_k(x, 2, reduction_dimension=1)
