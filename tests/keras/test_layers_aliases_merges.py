@@ -214,9 +214,8 @@ def test_stacked_rnn_cells_match_keras(keras):
     y = rnn(np.ones((2, 4, 5), "float32"))
     theirs = keras["stacked"]
     assert list(y.shape) == theirs["shape"]
-    # (names and shapes: Keras's paths nest the cells, rnn/stacked_rnn_cells/simple_rnn_cell/..)
-    assert [[w.name, list(w.shape)] for w in rnn.weights] == \
-        [[path.rsplit("/", 1)[1], shape] for path, shape in theirs["weights"]]
+    assert [[w.path.split("/", 1)[1], list(w.shape)] for w in rnn.weights] == \
+        theirs["weights"]  # stacked_rnn_cells/simple_rnn_cell/kernel, ... as in Keras
     assert list(cells.state_size) == theirs["state_size"]
     assert cells.output_size == theirs["output_size"]
 

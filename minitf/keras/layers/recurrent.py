@@ -29,6 +29,7 @@ import inspect
 import minitf as tf
 
 from ...framework.tf_export import tf_export
+from ..engine import call_context
 from ..engine.base_layer import Layer
 from ..engine.input_spec import InputSpec
 from .conv_utils import KerasNamed
@@ -80,7 +81,8 @@ class RNN(KerasNamed, Layer):
     def build(self, sequences_shape, initial_state_shape=None):
         step_shape = (sequences_shape[0],) + tuple(sequences_shape[2:])
         if not self.cell.built:
-            self.cell.build(step_shape)
+            with call_context.name_scope(self.cell.name):  # paths 'lstm/lstm_cell/kernel'
+                self.cell.build(step_shape)
             self.cell.built = True
         self.built = True
 

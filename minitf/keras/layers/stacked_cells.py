@@ -11,6 +11,7 @@ TensorShape([3, 2])
 In TensorFlow this is `keras/src/layers/rnn/stacked_rnn_cells.py`.
 """
 from ...framework.tf_export import tf_export
+from ..engine import call_context
 from .rnn_cells import AbstractRNNCell
 
 
@@ -44,7 +45,8 @@ class StackedRNNCells(AbstractRNNCell):
         shape = tuple(input_shape)
         for cell in self.cells:
             if not cell.built:
-                cell.build(shape)
+                with call_context.name_scope(cell.name):  # 'rnn/stacked_rnn_cells/cell/kernel'
+                    cell.build(shape)
                 cell.built = True
             size = getattr(cell, "output_size", None) or self._sizes(cell)[0]
             shape = shape[:-1] + (size,)
