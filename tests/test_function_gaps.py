@@ -47,6 +47,38 @@ def total(it):
             break
     return s
 results["for_break"] = [int(total(it)), int(total(it)), int(total(it))]
+
+@tf.py_function(Tout=tf.float32)
+def py_double(x):
+    return x * 2
+@tf.numpy_function(Tout=tf.float32)
+def np_double(x):
+    return x * 2
+traced_double = tf.function(lambda x: py_double(x) + np_double(x))
+results["py_decorator"] = [float(py_double(tf.constant(3.0))), type(py_double).__name__,
+                           py_double.__name__, float(traced_double(tf.constant(1.0)))]
+def error_of(call):
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 - the class and text are what is compared
+        return [type(e).__name__, str(e)]
+results["py_errors"] = [
+    error_of(lambda: tf.py_function(lambda x: x, [1.0])),
+    error_of(lambda: tf.py_function(inp=[1.0], Tout=tf.float32)),
+    error_of(lambda: tf.numpy_function(lambda x: x, None, tf.float32)),
+]
+
+v = tf.Variable(1.0)
+add = tf.function(lambda: v.assign_add(1.0))
+first = add()
+chained = tf.function(lambda: (v.assign(2.0).assign_add(3.0), v.read_value(), v))
+results["assign_returns"] = [type(first).__name__, isinstance(first, tf.Variable), float(first),
+                             float(add()), [float(t) for t in chained()],
+                             [isinstance(t, tf.Variable) for t in chained()]]
+results["dimension_value"] = [tf.compat.dimension_value(3), tf.compat.dimension_value(None),
+                              tf.compat.dimension_value(tf.TensorShape([2, None])[1]),
+                              tf.compat.dimension_value(tf.TensorShape([2, None])[0]),
+                              tf.compat.dimension_value("a"), tf.compat.dimension_value(3.5)]
 '''
 
 
@@ -129,3 +161,35 @@ def test_same_as_real_tf(snippet_file):
         import tensorflow as tf
         print(json.dumps(runpy.run_path({snippet_file!r}, {{"tf": tf}})["results"]))""")
     assert json.loads(json.dumps(mine)) == theirs
+
+
+def test_py_function_as_a_decorator():
+    @tf.py_function(Tout=[tf.float32, tf.int32])
+    def both(x, n):
+        return x + 1.0, n * 2
+    a, b = both(tf.constant(1.0), tf.constant(4))
+    assert (float(a), int(b), both.__name__) == (2.0, 8, "both")
+    with pytest.raises(TypeError, match="as a decorator"):
+        tf.py_function(inp=[1.0], Tout=tf.float32)
+    with pytest.raises(TypeError, match="Missing argument `inp`"):
+        tf.numpy_function(lambda x: x, None, tf.float32)
+
+
+def test_variable_returned_from_a_function_is_its_value():
+    v = tf.Variable([1.0, 2.0])
+    step = tf.function(lambda: v.assign_add([1.0, 1.0]))
+    out = step()
+    assert type(out) is not tf.Variable and out.numpy().tolist() == [2.0, 3.0]
+    assert step().numpy().tolist() == [3.0, 4.0]
+    v.assign([0.0, 0.0])
+    assert tf.function(lambda: v)().numpy().tolist() == [0.0, 0.0]  # read when it runs
+    assert isinstance(v.assign_add([1.0, 1.0]), tf.Variable)  # eagerly TF's too
+
+
+def test_dimension_value():
+    class Dimension:  # what tf.compat.v1.Dimension holds, by TF's duck-typed name
+        value = 7
+    assert tf.compat.dimension_value(Dimension()) == 7
+    assert tf.compat.dimension_value(tf.TensorShape([None])[0]) is None
+    v = tf.Variable(1.0)
+    assert tf.compat.dimension_value(v) is v  # no `.value` lookup on other objects

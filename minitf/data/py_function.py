@@ -16,6 +16,8 @@ They are how a pipeline calls slow Python code (reading an unusual file
 format, `time.sleep` in a benchmark). In minitf gradients do not flow through
 them (TensorFlow's `py_function` does support them).
 """
+import functools
+
 import numpy as np
 
 from ..framework import dtypes
@@ -65,8 +67,17 @@ def py_function(func=None, inp=None, Tout=None, name=None):
 
     >>> tf.py_function(lambda a, b: a + b, [tf.constant(1), tf.constant(2)], tf.int32)
     <tf.Tensor: shape=(), dtype=int32, numpy=3>
+
+    Without `func` it is a decorator (set `Tout` by name):
+
+    >>> @tf.py_function(Tout=tf.float32)
+    ... def double(x):
+    ...     return x * 2
+    >>> double(tf.constant(3.0))
+    <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
-    return _call(func, inp or [], Tout, eager=True)
+    decorator = _decorator_or_check(_call, "tf.py_function", func, inp, Tout, eager=True)
+    return decorator or _call(func, inp, Tout, eager=True)
 
 
 @tf_export("numpy_function")
@@ -76,4 +87,34 @@ def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     >>> tf.numpy_function(lambda a: a * 2, [tf.constant([1.0])], tf.float32)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """
-    return _call(func, inp or [], Tout, eager=False)
+    decorator = _decorator_or_check(_call, "tf.numpy_function", func, inp, Tout, eager=False)
+    return decorator or _call(func, inp, Tout, eager=False)
+
+
+def _decorator_or_check(call, op_name, func, inp, Tout, eager):
+    """With `func=None`, a decorator (`@tf.py_function(Tout=tf.float32)`): the decorated
+    function runs as the op on its positional arguments. TF's checks and texts."""
+    if Tout is None:
+        raise TypeError(
+            "Missing required argument: 'Tout'\n"
+            f"  If using {op_name} as a decorator, set `Tout`\n"
+            "  **by name** above the function:\n"
+            f"  `@{op_name}(Tout=tout)`")
+    if func is None:
+        if inp is not None:
+            raise TypeError(f"Don't set the `inp` argument when using {op_name} as a "
+                            "decorator (`func=None`).")
+
+        def decorator(fun):
+            @functools.wraps(fun)
+            def wrapper(*args):
+                return call(fun, args, Tout, eager)
+            return wrapper
+        return decorator
+    if inp is None:
+        raise TypeError(
+            "Missing argument `inp`:\n"
+            "  You must set the `inp` argument (the list of arguments to the\n"
+            f"  function), unless you use `{op_name}` as a decorator"
+            "(`func=None`).")
+    return None

@@ -92,10 +92,17 @@ def path_to_str(path):
 def dimension_value(dimension):
     """The int (or None) of a dimension; minitf's shapes already hold plain ints.
 
+    A TF1 `Dimension` gives its `.value`; anything else comes back as it is (TF checks
+    nothing more: a string or a float passes through too).
+
     >>> tf.compat.dimension_value(tf.TensorShape([3, None])[0])
     3
+    >>> tf.compat.dimension_value(None) is None
+    True
     """
-    return getattr(dimension, "value", dimension)
+    if type(dimension).__name__ == "Dimension" and hasattr(dimension, "value"):
+        return dimension.value  # tf.compat.v1.Dimension
+    return dimension
 
 
 def _horizon():

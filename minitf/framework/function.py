@@ -555,7 +555,9 @@ def _as_output(graph, value, function=None):
         return value
     if isinstance(value, Tensor):
         return graph.constant(value)
-    if getattr(value, "_is_variable", False) or value is None:
+    if getattr(value, "_is_variable", False):  # TF hands back its value then, a tensor
+        return graph.symbolic(value._read())   # (`return v.assign_add(1.0)` included)
+    if value is None:
         return value
     if isinstance(value, (int, float, bool, str, bytes, np.generic, np.ndarray)):
         return graph.constant(convert_to_tensor(value))
