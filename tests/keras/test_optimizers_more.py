@@ -97,7 +97,19 @@ def test_fit_differentiates_the_scaled_loss_with_loss_scale_factor():
     np.testing.assert_allclose(weights[0][0], [[0.8]])
 
 
+def test_schedule_free_adamw_first_step_and_warmup():
+    w = tf.Variable([1.0, -2.0])
+    O.ScheduleFreeAdamW(learning_rate=0.1).apply([tf.constant([2.0, -4.0])], [w])
+    np.testing.assert_allclose(w.numpy(), [0.9, -1.9], rtol=1e-6)  # first step: Adam's sign step
+    w = tf.Variable([1.0])
+    opt = O.ScheduleFreeAdamW(learning_rate=0.1, warmup_steps=4)
+    opt.apply([tf.constant([3.0])], [w])
+    np.testing.assert_allclose(w.numpy(), [1.0 - 0.025], rtol=1e-5)  # lr * 1/4 at step 1
+    assert opt.get_config()["warmup_steps"] == 4
+
+
 def test_lookup_and_round_trip():
+    assert type(O.get("scheduleFreeAdamW")).__name__ == "ScheduleFreeAdamW"
     assert type(O.get("adafactor")).__name__ == "Adafactor"
     with pytest.raises(ValueError, match="Could not interpret optimizer identifier: lamb"):
         O.get("lamb")  # as in Keras 3.15
@@ -124,23 +136,32 @@ out = {}
 out["lamb"] = run(lambda: O.Lamb(learning_rate=0.05))[0]
 out["lamb_wd"] = run(lambda: O.Lamb(learning_rate=0.05, weight_decay=0.1, beta_1=0.8))[0]
 out["adafactor"] = run(lambda: O.Adafactor(learning_rate=0.05))[0]
-out["adafactor_abs"] = run(lambda: O.Adafactor(learning_rate=0.5, relative_step=False, clip_threshold=0.5))[0]
+out["sf_adamw"] = run(lambda: O.ScheduleFreeAdamW(learning_rate=0.05))[0]
+out["sf_adamw_warm"] = run(lambda: O.ScheduleFreeAdamW(0.1, beta_1=0.8, warmup_steps=3))[0]
+out["adafactor_abs"] = run(lambda: O.Adafactor(learning_rate=0.5, relative_step=False,
+                                                clip_threshold=0.5))[0]
 bad = [list(s) for s in steps]
 bad[2][1] = bad[2][1].copy(); bad[2][1][0, 0] = np.inf
-vals, lso = run(lambda: O.LossScaleOptimizer(O.Adam(0.1), initial_scale=4.0, dynamic_growth_steps=2), bad)
-out["lso"] = [vals, float(np.asarray(lso.dynamic_scale)), int(np.asarray(lso.step_counter)), int(np.asarray(lso.iterations)), float(np.asarray(lso.scale_loss(2.0)))]
+vals, lso = run(lambda: O.LossScaleOptimizer(O.Adam(0.1), initial_scale=4.0,
+                                             dynamic_growth_steps=2), bad)
+out["lso"] = [vals, float(np.asarray(lso.dynamic_scale)), int(np.asarray(lso.step_counter)),
+              int(np.asarray(lso.iterations)), float(np.asarray(lso.scale_loss(2.0)))]
 out["configs"] = [O.Lamb(learning_rate=0.01, name="l").get_config(),
                   O.Adafactor(name="a").get_config(),
                   O.LossScaleOptimizer(O.SGD(0.5, name="s"), initial_scale=8.0,
                                        name="lso").get_config()]
 back = O.deserialize(O.serialize(O.LossScaleOptimizer(O.SGD(0.5), dynamic_growth_steps=7)))
-out["back"] = [type(back).__name__, type(back.inner_optimizer).__name__, back.dynamic_growth_steps, float(np.asarray(back.learning_rate))]
+out["back"] = [type(back).__name__, type(back.inner_optimizer).__name__,
+               back.dynamic_growth_steps, float(np.asarray(back.learning_rate))]
 def err(f):
     try:
         f(); return None
     except Exception as e:
         return f"{type(e).__name__}: {e}"
-out["errors"] = [err(lambda: O.LossScaleOptimizer(O.SGD(), dynamic=False)), err(lambda: O.LossScaleOptimizer(O.SGD(), clipnorm=1.0)), err(lambda: O.LossScaleOptimizer(O.SGD(), foo=1)), err(lambda: O.get("lamb"))[:48], type(O.get("adafactor")).__name__]
+out["errors"] = [err(lambda: O.LossScaleOptimizer(O.SGD(), dynamic=False)),
+                 err(lambda: O.LossScaleOptimizer(O.SGD(), clipnorm=1.0)),
+                 err(lambda: O.LossScaleOptimizer(O.SGD(), foo=1)),
+                 err(lambda: O.get("lamb"))[:48], type(O.get("adafactor")).__name__]
 """
 
 
@@ -152,7 +173,7 @@ def test_same_numbers_as_real_keras():
     for key in ("configs", "back", "errors"):
         assert ours[key] == theirs[key], key
     assert ours["lso"][1:] == theirs["lso"][1:]
-    for key in ("lamb", "lamb_wd", "adafactor", "adafactor_abs"):
+    for key in ("lamb", "lamb_wd", "adafactor", "adafactor_abs", "sf_adamw", "sf_adamw_warm"):
         for mine, real in zip(ours[key], theirs[key]):
             np.testing.assert_allclose(mine, real, rtol=1e-6, atol=1e-6, err_msg=key)
     for mine, real in zip(ours["lso"][0], theirs["lso"][0]):

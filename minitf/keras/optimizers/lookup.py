@@ -20,11 +20,12 @@ from .loss_scale_optimizer import LossScaleOptimizer
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
+from .schedule_free_adamw import ScheduleFreeAdamW
 from .sgd import SGD
 
 ALL_OPTIMIZERS = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, Adamax,
                                                   AdamW, Ftrl, Lion, LossScaleOptimizer, Nadam,
-                                                  RMSprop, SGD)}
+                                                  RMSprop, ScheduleFreeAdamW, SGD)}
 # Keras 3.15's `get("lamb")` does not know Lamb (it is missing from ALL_OBJECTS there), but a
 # saved Lamb config loads: deserialize looks here too.
 _CONFIG_ONLY = {"lamb": Lamb}
