@@ -124,6 +124,25 @@ def test_register_gradient_and_no_gradient():
         _REGISTERED.pop("TruncateMod", None)
 
 
+def test_forward_accumulator_matches_jacobian_products():
+    x = tf.constant([0.5, -1.0, 2.0], tf.float64)
+    tangent = tf.constant([1.0, 2.0, -1.0], tf.float64)
+    with tf.autodiff.ForwardAccumulator(x, tangent) as acc:
+        y = tf.sin(x) * tf.reduce_sum(x * x)
+        unused = tf.constant(1.0)
+    with tf.autodiff.GradientTape() as tape:
+        tape.watch(x)
+        y2 = tf.sin(x) * tf.reduce_sum(x * x)
+    jacobian = tape.jacobian(y2, x).numpy()
+    assert np.allclose(acc.jvp(y).numpy(), jacobian @ tangent.numpy())
+    assert acc.jvp(unused) is None and float(acc.jvp(unused, unconnected_gradients="zero")) == 0
+    assert acc.jvp(x) is tangent
+    v = tf.Variable(3.0)
+    with tf.autodiff.ForwardAccumulator([v], [2.0]) as acc:
+        out = v * v * v
+    assert float(acc.jvp(out)) == 54.0  # 3 v^2 * 2
+
+
 def test_vectorized_map():
     batch = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     out = tf.vectorized_map(lambda e: tf.matmul(e[None], e[None], transpose_b=True), batch)
@@ -144,6 +163,8 @@ def test_vectorized_map():
 
 CASES = [
     "traced_gradients(tf.constant([3., 4.]))",
+    "forward(tf.constant([1., 2.]), tf.constant([1., 0.]))",
+    "forward_variable()",
     "tf.gradients(tf.constant(1.), tf.constant(2.))",
     "tf.hessians(tf.constant(1.), tf.constant(2.))",
     "traced(lambda x: tf.gradients(x * 2., x, aggregation_method=7), tf.constant(1.))",
@@ -182,6 +203,16 @@ def traced_gradients(x):
             tf.gradients(x * 2., tf.constant(1.), unconnected_gradients='zero'),
             tf.gradients([z, z], x), tf.hessians(tf.reduce_sum(x ** 3), x),
             tf.gradients(tf.cast(x, tf.int32), x))
+def forward(x, t):
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y = tf.sin(x) * x
+        z = tf.constant(3.)
+    return [acc.jvp(y), acc.jvp(z), acc.jvp(z, unconnected_gradients='zero'),
+            acc.jvp([y, y * 2]), acc.jvp(x)]
+def forward_variable():
+    with tf.autodiff.ForwardAccumulator([w, v], [1., tf.constant([0.5, 1.])]) as acc:
+        y = w * tf.reduce_sum(v * v)
+    return acc.jvp(y)
 def grad(f, x, with_w=False):
     with tf.GradientTape() as tape:
         tape.watch(x)
