@@ -12,7 +12,7 @@ Layer and model names come from per-prefix counters: the first Dense is
 """
 import collections
 
-from ..framework.tf_export import tf_export
+from ...framework.tf_export import tf_export
 
 _UIDS = collections.defaultdict(int)
 _SETTINGS = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
