@@ -23,7 +23,8 @@ try:
 except tf.errors.OutOfRangeError as e:
     results["end"] = type(e).__name__
 
-ds = tf.data.Dataset.from_tensor_slices({"a": [1., 2., 3., 4.], "b": [[1, 2], [3, 4], [5, 6], [7, 8]]})
+ds = tf.data.Dataset.from_tensor_slices({"a": [1., 2., 3., 4.],
+                                         "b": [[1, 2], [3, 4], [5, 6], [7, 8]]})
 it = iter(ds)
 @tf.function
 def two(it):
@@ -79,6 +80,19 @@ results["dimension_value"] = [tf.compat.dimension_value(3), tf.compat.dimension_
                               tf.compat.dimension_value(tf.TensorShape([2, None])[1]),
                               tf.compat.dimension_value(tf.TensorShape([2, None])[0]),
                               tf.compat.dimension_value("a"), tf.compat.dimension_value(3.5)]
+
+E = tf.types.experimental
+ident = tf.function(lambda x: x)
+objects = {"const": tf.constant(1.0), "var": tf.Variable(1.0), "np": np.float32(1), "int": 1,
+           "list": [1], "none": None, "f": ident, "lambda": lambda: 0, "spec": tf.TensorSpec([]),
+           "cf": ident.get_concrete_function(tf.TensorSpec([], tf.float32))}
+kinds = ["TensorLike", "ConcreteFunction", "GenericFunction", "PolymorphicFunction", "Callable",
+         "FunctionType", "TraceType", "AtomicFunction", "SupportsTracingProtocol"]
+results["types"] = {name: [k for k in kinds if isinstance(obj, getattr(E, k))]
+                    for name, obj in objects.items()}
+results["types_names"] = [sorted(n for n in dir(tf.types) if not n.startswith("_")),
+                          sorted(n for n in dir(E) if not n.startswith("_")),
+                          sorted(n for n in dir(E.distributed) if not n.startswith("_"))]
 '''
 
 
@@ -155,11 +169,12 @@ def test_iterator_of_ragged_elements_is_a_clear_error():
 
 
 def test_same_as_real_tf(snippet_file):
-    mine = runpy.run_path(snippet_file, {"tf": tf})["results"]
+    mine = runpy.run_path(snippet_file, {"tf": tf, "np": np})["results"]
     theirs = run_tf_json(f"""
         import json, runpy
+        import numpy as np
         import tensorflow as tf
-        print(json.dumps(runpy.run_path({snippet_file!r}, {{"tf": tf}})["results"]))""")
+        print(json.dumps(runpy.run_path({snippet_file!r}, {{"tf": tf, "np": np}})["results"]))""")
     assert json.loads(json.dumps(mine)) == theirs
 
 
@@ -193,3 +208,20 @@ def test_dimension_value():
     assert tf.compat.dimension_value(tf.TensorShape([None])[0]) is None
     v = tf.Variable(1.0)
     assert tf.compat.dimension_value(v) is v  # no `.value` lookup on other objects
+
+
+def test_tf_types_is_minitfs_own_module():
+    import types as stdlib_types
+    assert tf.types is not stdlib_types and tf.types.__name__ == "minitf.types"
+    E = tf.types.experimental
+    assert isinstance(tf.Variable(1.0), E.TensorLike) and not isinstance(None, E.TensorLike)
+    assert isinstance(tf.function(lambda: 1.0), E.Callable)
+    assert not isinstance(lambda: 0, E.Callable)
+    assert isinstance(tf.TensorSpec([2]), E.TraceType)
+    assert not isinstance(tf.constant(1.0), E.TraceType)
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        mirrored = tf.Variable(1.0)
+    assert isinstance(mirrored, E.distributed.Mirrored)
+    assert not isinstance(tf.Variable(1.0), E.distributed.Mirrored)
+    assert not isinstance(mirrored, E.distributed.PerReplica)
