@@ -190,13 +190,17 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     >>> ops.normalize(tf.constant([[3.0, 4.0]]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0.6, 0.8]], dtype=float32)>
     """
+    if not isinstance(order, int) or not order >= 1:
+        raise ValueError(f"Argument `order` must be an int >= 1. Received: order={order}")
     x = convert(x)
     if "float" not in x.dtype.name:
         x = tf.cast(x, tf.keras.backend.floatx())
+    if x.shape.rank == 0:
+        x = tf.expand_dims(x, 0)
     epsilon = tf.keras.backend.epsilon() if epsilon is None else epsilon
-    if order == 2:
+    if order == 2:  # Keras caps 1/norm at 1/epsilon (not the squared sum at epsilon)
         square_sum = tf.reduce_sum(tf.square(x), axis=axis, keepdims=True)
-        return x * tf.math.rsqrt(tf.maximum(square_sum, epsilon))
+        return x * tf.minimum(tf.math.rsqrt(square_sum), 1.0 / epsilon)
     norm = tf.linalg.norm(x, ord=order, axis=axis, keepdims=True)
     return x / tf.maximum(norm, epsilon)
 

@@ -337,3 +337,14 @@ def test_argpartition_puts_the_kth_smallest_in_place():
     assert values[:, 2].tolist() == [3.0, 0.5]
     assert (values[:, :2].max(axis=1) <= values[:, 2]).all()
     assert (values[:, 3:].min(axis=1) >= values[:, 2]).all()
+
+
+def test_normalize_caps_the_inverse_norm_not_the_squared_sum():
+    """Keras: x * min(rsqrt(sum(x**2)), 1/epsilon); a tiny vector still becomes a unit vector."""
+    tiny = ops.normalize(tf.constant([[1e-4, 0.0]]))  # sum 1e-8 < epsilon 1e-7
+    np.testing.assert_allclose(tiny.numpy(), [[1.0, 0.0]], rtol=1e-6)
+    assert ops.normalize(tf.constant([[0.0, 0.0]])).numpy().tolist() == [[0.0, 0.0]]
+    assert ops.normalize(2.0).numpy().tolist() == [1.0]  # a scalar is one vector of one
+    for bad in (0, 1.5):
+        with pytest.raises(ValueError, match="must be an int >= 1"):
+            ops.normalize(tf.constant([1.0]), order=bad)
