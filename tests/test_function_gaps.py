@@ -90,6 +90,21 @@ kinds = ["TensorLike", "ConcreteFunction", "GenericFunction", "PolymorphicFuncti
          "FunctionType", "TraceType", "AtomicFunction", "SupportsTracingProtocol"]
 results["types"] = {name: [k for k in kinds if isinstance(obj, getattr(E, k))]
                     for name, obj in objects.items()}
+@tf.function
+def sig(x, y=2, *, z=None):
+    return {"a": x * 2, "b": (x, x + x)}
+c1 = sig.get_concrete_function(tf.TensorSpec([None, 3], tf.float32, name="x"))
+c2 = sig.get_concrete_function(tf.TensorSpec([], tf.int32), y=3)
+none_cf = tf.function(lambda: None).get_concrete_function()
+w = tf.Variable(1.0)
+cap_cf = tf.function(lambda x: x * w).get_concrete_function(tf.constant([1.0, 2.0]))
+results["printed"] = [str(c1), repr(c1).rsplit(" at 0x", 1)[0].rstrip(">"),
+                      str(c1.function_type), repr(c1.function_type),
+                      c1.pretty_printed_signature(), c1.pretty_printed_signature(verbose=False),
+                      sig.pretty_printed_concrete_signatures(),
+                      sig.pretty_printed_concrete_signatures(verbose=False), str(none_cf),
+                      str(cap_cf).split("Captures:")[0], str(cap_cf).count("dtype=tf.resource"),
+                      isinstance(c1.function_type, E.FunctionType)]
 results["types_names"] = [sorted(n for n in dir(tf.types) if not n.startswith("_")),
                           sorted(n for n in dir(E) if not n.startswith("_")),
                           sorted(n for n in dir(E.distributed) if not n.startswith("_"))]

@@ -174,6 +174,12 @@ class Function:
         else:
             self._detector.called_with_tracing(self._python_function)
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every trace's signature (see ConcreteFunction.pretty_printed_signature)."""
+        traces = list(dict.fromkeys(self._cache.values()))
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in traces) if \
+            verbose else "\n".join(cf.pretty_printed_signature(verbose) for cf in traces)
+
     def get_concrete_function(self, *args, **kwargs):
         """The traced graph for these arguments (tensors or `tf.TensorSpec`s)."""
         if not args and not kwargs and self._input_signature is not None:
@@ -291,6 +297,7 @@ class Function:
                 lambda r: _as_output(graph, r, self._python_function), result)
         graph.outputs = [t for t in nest.flatten(outputs) if isinstance(t, SymbolicTensor)]
         concrete = ConcreteFunction(graph, outputs, _signature(arguments))
+        concrete._traced_for = (self._python_function, arguments)  # for function_type
         for observe in trace_observers:  # tf.summary.trace_on collects the traced graphs
             observe(concrete)
         return concrete
@@ -363,16 +370,39 @@ class ConcreteFunction:
         """Replay the graph op by op through `apply`, so active GradientTapes record it."""
         return replay(self.graph, tensors)
 
-    def pretty_printed_signature(self):
-        args = ", ".join(f"{t.node.name}: {TensorSpec(t.shape, t.dtype)!r}"
-                         for t in self.graph.inputs)
-        outs = nest.map_structure(
-            lambda o: TensorSpec(o.shape, o.dtype) if isinstance(o, SymbolicTensor) else o,
-            self.structured_outputs)
-        return f"({args}) -> {outs!r}"
+    @property
+    def function_type(self):
+        """The parameters' and the output's types (tf.types.experimental.FunctionType)."""
+        from .function_type import function_type
+        traced_for = getattr(self, "_traced_for", None)
+        if traced_for is None:  # built from a graph alone: its inputs by name
+            arguments = (tuple(self.graph.inputs), {})
+            python_function = _Named([t.node.name for t in self.graph.inputs])
+        else:
+            python_function, arguments = traced_for
+        return function_type(python_function, arguments, self.structured_outputs, self.graph)
 
-    def __repr__(self):
-        return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+    def pretty_printed_signature(self, verbose=True):
+        """TF's text of the signature: one line, or (verbose) parameters, output, captures."""
+        kind = self.function_type
+        return repr(kind) if verbose else str(kind)
+
+    def __str__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+    def __repr__(self):  # TF adds " at 0x...": left out so that printed lessons stay the same
+        return f"<ConcreteFunction {self.pretty_printed_signature(verbose=False)}>"
+
+
+class _Named:
+    """A stand-in for a Python function whose parameters are the given names."""
+
+    def __init__(self, names):
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+
+    def __call__(self, *args):
+        raise TypeError("not callable")
 
 
 # --- argument handling -------------------------------------------------------------------

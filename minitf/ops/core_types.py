@@ -27,6 +27,7 @@ import numpy as np
 from ..framework.function import ConcreteFunction as _ConcreteFunction
 from ..framework.function import Function as _Function
 from ..framework.function import TensorSpec as _TensorSpec
+from ..framework.function_type import FunctionType as _FunctionType
 from ..framework.tensor import Tensor as _Tensor
 from ..framework.tf_export import tf_export
 from ..framework.variables import Variable as _Variable
@@ -92,6 +93,7 @@ class FunctionType(_Abstract):
     (`concrete_function.function_type`)."""
 
 
+FunctionType.register(_FunctionType)
 PolymorphicFunction.register(_Function)
 ConcreteFunction.register(_ConcreteFunction)
 for _cls in (_TensorSpec, _TypeSpec):
