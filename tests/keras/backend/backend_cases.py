@@ -27,3 +27,22 @@ CASES = {
     "var_bool": f"K.var({B}, keepdims=True)",
     "cumsum": f"K.cumsum({X})", "cumprod": f"K.cumprod({X}, axis=1)",
 }
+
+CASES.update({
+    # variables, constants, shapes and dtypes
+    "variable": "K.variable([1, 2])", "variable_int": "K.variable([1, 2], dtype='int32')",
+    "constant": "K.constant(1)", "constant_shape": "K.constant(2, shape=(2, 1))",
+    "zeros": "K.zeros((2, 3))", "zeros_empty": "K.zeros((2, 0))", "ones": "K.ones((1, 2), 'int32')",
+    "eye": "K.eye(3)", "zeros_like": f"K.zeros_like({X})", "ones_like": f"K.ones_like({X}, 'int32')",
+    "get_value": "K.get_value(K.variable([1, 2]))", "eval": f"K.eval({X})",
+    "batch_get_value": "K.batch_get_value([K.variable([1, 2]), K.constant(3)])",
+    "update": "K.update(K.variable([1, 2]), [5.0, 6.0])",
+    "update_add": "K.update_add(K.variable([1, 2]), [1.0, 1.0])",
+    "update_sub": "K.update_sub(K.variable([1, 2]), [1.0, 1.0])",
+    "moving_average_update": "K.moving_average_update(K.variable([1, 2]), [3, 3], 0.9)",
+    "count_params": "K.count_params(K.zeros((2, 3)))", "int_shape": "K.int_shape(K.zeros((2, 3)))",
+    "ndim": f"K.ndim({X})", "shape": f"K.shape({X})", "cast": f"K.cast({X}, 'int32')",
+    "cast_to_floatx_list": "K.cast_to_floatx([1, 2])", "cast_to_floatx": "K.cast_to_floatx(tf.constant([1, 2]))",
+    "to_dense": "K.to_dense(tf.SparseTensor([[0, 1]], [3.0], [2, 2]))",
+    "is_sparse": "K.is_sparse(tf.SparseTensor([[0, 1]], [3.0], [2, 2]))",
+})

@@ -38,3 +38,90 @@ def test_sqrt_gradient_is_zero_below_zero():
     with tf.GradientTape() as tape:
         y = K.sum(K.sqrt(x))
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.0, 0.25])
+
+
+def test_variables_get_set_update():
+    v = K.variable([1, 2])
+    assert isinstance(v, tf.Variable) and v.dtype == tf.float32
+    value = K.get_value(v)
+    assert isinstance(value, np.ndarray) and value.tolist() == [1.0, 2.0]
+    assert K.get_value(3) == 3                                    # a non-tensor comes back as is
+    K.set_value(v, [5, 6])
+    assert v.numpy().tolist() == [5.0, 6.0]
+    w = K.variable([[0]], dtype="int32")
+    K.batch_set_value([(v, np.array([7, 8])), (w, [[9.7]])])
+    assert v.numpy().tolist() == [7.0, 8.0] and w.numpy().tolist() == [[9]]
+    assert [a.tolist() for a in K.batch_get_value([v, w])] == [[7.0, 8.0], [[9]]]
+    assert K.update_add(v, [1.0, 1.0]) is v and v.numpy().tolist() == [8.0, 9.0]
+    K.update_sub(v, [8.0, 8.0]); K.update(w, [[2]])
+    assert v.numpy().tolist() == [0.0, 1.0] and w.numpy().tolist() == [[2]]
+
+
+def test_moving_average_update_by_hand():
+    v = K.variable([10.0, 0.0])
+    K.moving_average_update(v, [0.0, 10.0], momentum=0.9)   # 0.9 * v + 0.1 * value
+    np.testing.assert_allclose(v.numpy(), [9.0, 1.0], rtol=1e-6)
+
+
+def test_constructors_shapes_and_dtypes():
+    assert isinstance(K.zeros((2, 3)), tf.Variable) and K.zeros((2, 3)).dtype == tf.float32
+    assert not isinstance(K.zeros((2, 0)), tf.Variable)      # a 0-sized shape: a plain tensor
+    assert K.ones((2,), "int32").numpy().tolist() == [1, 1]
+    assert K.eye(2).numpy().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    assert K.constant(1).dtype == tf.float32                    # floatx, where tf.constant(1) is int32
+    x = K.zeros((2, 3, 4))
+    assert (K.int_shape(x), K.ndim(x), K.count_params(x), K.dtype(x)) == ((2, 3, 4), 3, 24, "float32")
+    assert K.shape(x).numpy().tolist() == [2, 3, 4]
+    assert K.int_shape(tf.keras.Input((5,))) == (None, 5)
+    floats = K.cast_to_floatx([1, 2])
+    assert isinstance(floats, np.ndarray) and floats.dtype == np.float32
+    assert K.cast_to_floatx(tf.constant([1])).dtype == tf.float32
+
+
+def test_random_seeds_shapes_dtypes_statistics():
+    a = K.random_normal((2000,), mean=1.0, stddev=2.0, seed=3)
+    assert a.shape == (2000,) and a.dtype == tf.float32
+    assert abs(float(np.mean(a)) - 1.0) < 0.2 and abs(float(np.std(a)) - 2.0) < 0.2
+    u = K.random_uniform((2000,), -1.0, 3.0, dtype="float64", seed=4).numpy()
+    assert u.dtype == np.float64 and u.min() >= -1.0 and u.max() < 3.0
+    assert abs(u.mean() - 1.0) < 0.15
+    t = K.truncated_normal((2000,), stddev=1.0, seed=5).numpy()
+    assert np.abs(t).max() <= 2.0
+    b = K.random_bernoulli((2000,), p=0.25, seed=6).numpy()
+    assert set(np.unique(b)) <= {0.0, 1.0} and abs(b.mean() - 0.25) < 0.05
+    v = K.random_uniform_variable((3, 2), 0.0, 1.0, seed=7)
+    n = K.random_normal_variable((3,), 0.0, 1.0, dtype="float64", seed=8)
+    assert isinstance(v, tf.Variable) and v.shape == (3, 2) and n.dtype == tf.float64
+    tf.random.set_seed(0)                  # with the global seed reset, a seeded draw repeats
+    first = K.random_uniform((3,), seed=5).numpy()
+    tf.random.set_seed(0)
+    assert K.random_uniform((3,), seed=5).numpy().tolist() == first.tolist()
+    tf.random.set_seed(None)                                     # global state restored
+
+
+def test_dtype_helpers_and_settings_restore():
+    assert K.backend() == "tensorflow"
+    assert K.is_float_dtype("bfloat16") and K.is_float_dtype(tf.float64)
+    assert not K.is_float_dtype("int32") and K.is_int_dtype("uint8") and not K.is_int_dtype("bool")
+    assert K.standardize_dtype(tf.float32) == "float32" and K.standardize_dtype(int) == "int64"
+    assert K.is_keras_tensor(tf.keras.Input((2,))) and not K.is_keras_tensor(tf.ones(2))
+    assert K.get_uid("kb_test_prefix") + 1 == K.get_uid("kb_test_prefix")
+    old = (K.floatx(), K.epsilon(), K.image_data_format())
+    try:
+        K.set_floatx("float16"); K.set_epsilon(1e-3); K.set_image_data_format("channels_first")
+        assert (K.floatx(), K.epsilon(), K.image_data_format()) == ("float16", 1e-3, "channels_first")
+        assert K.variable([1]).dtype == tf.float16
+        with pytest.raises(ValueError, match="channels_first"):
+            K.set_image_data_format("nchw")
+    finally:
+        K.set_floatx(old[0]); K.set_epsilon(old[1]); K.set_image_data_format(old[2])
+    assert (K.floatx(), K.epsilon(), K.image_data_format()) == old
+
+
+def test_name_scope_and_sparse():
+    with K.name_scope("block"):
+        assert tf.constant(1.0) is not None
+    s = tf.SparseTensor([[0, 1]], [3.0], [2, 2])
+    assert K.is_sparse(s) and not K.is_sparse(tf.ones(2))
+    assert K.to_dense(s).numpy().tolist() == [[0.0, 3.0], [0.0, 0.0]]
+    assert K.eval(s).tolist() == [[0.0, 3.0], [0.0, 0.0]]
