@@ -54,7 +54,7 @@ def train_function(model, strategy):
                 loss = scaled = constant(0.0)
             else:
                 loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-                scaled = loss / count
+                scaled = model.optimizer.scale_loss(loss) / count  # + loss scaling
         grads = tape.gradient(scaled, variables)
         grads = [zeros_like(v) if g is None else g for g, v in zip(grads, variables)]
         context = distribute_lib.get_replica_context()

@@ -108,6 +108,21 @@ def test_schedule_free_adamw_first_step_and_warmup():
     assert opt.get_config()["warmup_steps"] == 4
 
 
+def test_distributed_fit_scales_the_loss_too():
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    weights = []
+    for factor in (None, 64.0):
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(
+                1, kernel_initializer="ones")])
+            model.compile(O.SGD(0.1, loss_scale_factor=factor), "mse")
+        model.fit(np.ones((4, 1)), np.zeros((4, 1)), batch_size=4, verbose=0)
+        weights.append(model.get_weights())
+    for a, b in zip(*weights):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    np.testing.assert_allclose(weights[0][0], [[0.8]])
+
+
 def test_lookup_and_round_trip():
     assert type(O.get("scheduleFreeAdamW")).__name__ == "ScheduleFreeAdamW"
     assert type(O.get("adafactor")).__name__ == "Adafactor"
