@@ -1,0 +1,165 @@
+"""`tf.keras.ops.image` (minitf/keras/ops/image_ops.py): against Keras 3.15 and by hand.
+
+CASES are expressions over fixed NumPy images; they run once under real
+TF/Keras (one subprocess) and once here, and must agree in dtype, shape and
+values. The tests below them need no TF: hand-worked numbers, layouts, errors.
+"""
+import numpy as np
+import pytest
+
+import minitf as tf
+from minitf.keras import ops
+from real_tf import require_tf, run_tf_json
+
+SETUP = """
+import numpy as np
+rng = np.random.default_rng(0)
+rgb = rng.random((2, 5, 6, 3)).astype("float32")
+rgb_cf = np.transpose(rgb, (0, 3, 1, 2)).copy()
+one = rgb[0]
+u8 = (rgb * 255).astype("uint8")
+gray = rgb[..., :1].copy()
+"""
+
+CASES = [
+    "ops.image.rgb_to_grayscale(rgb)",
+    "ops.image.rgb_to_grayscale(rgb_cf, data_format='channels_first')",
+    "ops.image.rgb_to_grayscale(one)",
+    "ops.image.rgb_to_grayscale(u8)",
+    "ops.image.rgb_to_grayscale(gray)",
+    "ops.image.rgb_to_hsv(rgb)",
+    "ops.image.rgb_to_hsv(rgb_cf, data_format='channels_first')",
+    "ops.image.hsv_to_rgb(rgb)",
+    "ops.image.hsv_to_rgb(rgb_cf[0], data_format='channels_first')",
+    "ops.image.pad_images(rgb, 1, 2, 0, 1)",
+    "ops.image.pad_images(one, top_padding=2, target_height=8, right_padding=1, target_width=9)",
+    "ops.image.pad_images(rgb_cf, bottom_padding=1, target_height=7, left_padding=0,"
+    " right_padding=2, data_format='channels_first')",
+    "ops.image.pad_images(u8, 0, 0, 1, 1)",
+    "ops.image.crop_images(rgb, 1, 2, 1, 1)",
+    "ops.image.crop_images(one, top_cropping=2, target_height=2, right_cropping=1, target_width=3)",
+    "ops.image.crop_images(rgb_cf, bottom_cropping=1, target_height=3, left_cropping=0,"
+    " right_cropping=2, data_format='channels_first')",
+    "ops.image.gaussian_blur(rgb)",
+    "ops.image.gaussian_blur(one, kernel_size=(5, 3), sigma=(2.0, 0.5))",
+    "ops.image.gaussian_blur(rgb_cf, kernel_size=(3, 5), sigma=(0.7, 1.5),"
+    " data_format='channels_first')",
+    "ops.image.sobel_edges(rgb)",
+    "ops.image.sobel_edges(rgb_cf, data_format='channels_first')",
+]
+
+EVALUATOR = """
+import json
+out = []
+for case in CASES:
+    value = eval(case)
+    array = np.asarray(value)
+    out.append({"dtype": str(array.dtype), "shape": list(array.shape),
+                "values": array.astype("float64").ravel().tolist()})
+print(json.dumps(out))
+"""
+
+
+def _run_here():
+    scope = {"ops": ops, "CASES": CASES}
+    exec(SETUP, scope)
+    results = []
+    for case in CASES:
+        array = np.asarray(eval(case, scope))
+        results.append({"dtype": str(array.dtype), "shape": list(array.shape),
+                        "values": array.astype("float64").ravel()})
+    return results
+
+
+@pytest.fixture(scope="module")
+def keras_results():
+    require_tf()
+    code = ("import keras\nfrom keras import ops\n" + SETUP + f"\nCASES = {CASES!r}\n"
+            + EVALUATOR)
+    return run_tf_json(code)
+
+
+def test_every_case_equals_keras(keras_results):
+    for case, mine, theirs in zip(CASES, _run_here(), keras_results):
+        assert mine["dtype"] == theirs["dtype"], case
+        assert mine["shape"] == theirs["shape"], case
+        np.testing.assert_allclose(mine["values"], theirs["values"], rtol=2e-5, atol=2e-6,
+                                   err_msg=case)
+
+
+def test_names_live_under_keras_ops_image():
+    for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
+                 "gaussian_blur", "sobel_edges"):
+        assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
+
+
+def test_grayscale_weights_by_hand():
+    pixel = tf.constant([[[0.5, 1.0, 2.0]]])
+    expected = 0.2989 * 0.5 + 0.5870 * 1.0 + 0.1140 * 2.0
+    np.testing.assert_allclose(ops.image.rgb_to_grayscale(pixel).numpy(), [[[expected]]],
+                               rtol=1e-6)
+    # integers are summed in float and truncated back
+    pixel = tf.constant([[[255, 255, 0]]], tf.uint8)
+    assert ops.image.rgb_to_grayscale(pixel).numpy() == 225   # 225.9
+
+
+def test_hsv_round_trip_both_layouts():
+    images = np.random.default_rng(1).random((2, 3, 4, 3)).astype("float32")
+    back = ops.image.hsv_to_rgb(ops.image.rgb_to_hsv(images))
+    np.testing.assert_allclose(back.numpy(), images, atol=1e-6)
+    first = np.transpose(images, (0, 3, 1, 2))
+    hsv_first = ops.image.rgb_to_hsv(first, data_format="channels_first")
+    np.testing.assert_allclose(np.transpose(hsv_first.numpy(), (0, 2, 3, 1)),
+                               ops.image.rgb_to_hsv(images).numpy(), atol=1e-7)
+
+
+def test_pad_then_crop_gives_the_image_back():
+    image = tf.reshape(tf.range(12.0), (3, 4, 1))
+    padded = ops.image.pad_images(image, top_padding=2, left_padding=1, target_height=6,
+                                  target_width=7)
+    assert padded.shape == (6, 7, 1)
+    assert float(tf.reduce_sum(padded)) == float(tf.reduce_sum(image))
+    back = ops.image.crop_images(padded, top_cropping=2, left_cropping=1, bottom_cropping=1,
+                                 right_cropping=2)
+    np.testing.assert_array_equal(back.numpy(), image.numpy())
+
+
+def test_gaussian_blur_keeps_a_constant_interior_and_total_mass():
+    blurred = ops.image.gaussian_blur(tf.ones((1, 7, 7, 2)), kernel_size=(3, 3),
+                                      sigma=(1.0, 1.0))
+    np.testing.assert_allclose(blurred.numpy()[0, 1:-1, 1:-1], 1.0, rtol=1e-6)
+    assert blurred.numpy()[0, 0, 0, 0] < 1.0   # zero padding at the border
+    x = np.arange(-1.0, 2.0)
+    profile = np.exp(-0.5 * x ** 2) / np.exp(-0.5 * x ** 2).sum()
+    impulse = np.zeros((3, 3, 1), "float32")
+    impulse[1, 1] = 1.0
+    np.testing.assert_allclose(ops.image.gaussian_blur(impulse).numpy()[..., 0],
+                               np.outer(profile, profile), rtol=1e-6)
+
+
+def test_sobel_edges_sees_a_vertical_edge_in_dx_only():
+    image = np.zeros((1, 4, 4, 1), "float32")
+    image[..., 2:, 0] = 1.0
+    edges = ops.image.sobel_edges(image).numpy()
+    assert edges.shape == (1, 4, 4, 1, 2)
+    np.testing.assert_array_equal(edges[0, 1:-1, :, 0, 0], 0.0)     # dy
+    assert edges[0, 1, 1, 0, 1] == 4.0                               # dx at the step
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.rgb_to_grayscale(tf.ones((4, 4))), "Invalid images rank"),
+    (lambda: ops.image.rgb_to_grayscale(tf.ones((4, 4, 2))), "Invalid channel size"),
+    (lambda: ops.image.rgb_to_hsv(tf.ones((4, 4, 3), tf.int32)), "expected float dtype"),
+    (lambda: ops.image.hsv_to_rgb(tf.ones((2, 4, 4, 3)), data_format="nchw"),
+     "data_format"),
+    (lambda: ops.image.pad_images(tf.ones((4, 4, 1)), 1, 1), "Must specify exactly two"),
+    (lambda: ops.image.pad_images(tf.ones((4, 4, 1)), 1, 1, target_height=3, target_width=6),
+     "bottom_padding must be >= 0"),
+    (lambda: ops.image.pad_images(tf.ones((4, 4, 1)), -1, 1, 1, 1), "top_padding must be >= 0"),
+    (lambda: ops.image.crop_images(tf.ones((4, 4, 1)), 1, 1, 4, 1), "target_height must be"),
+    (lambda: ops.image.crop_images(tf.ones((4,)), 1, 1, 1, 1), "Invalid images rank"),
+    (lambda: ops.image.gaussian_blur(tf.ones((4, 4))), "Invalid images rank"),
+])
+def test_bad_input_raises_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
