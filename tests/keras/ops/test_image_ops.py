@@ -19,6 +19,10 @@ rgb_cf = np.transpose(rgb, (0, 3, 1, 2)).copy()
 one = rgb[0]
 u8 = (rgb * 255).astype("uint8")
 gray = rgb[..., :1].copy()
+shear = np.array([1.0, 0.3, -1.0, 0.2, 1.0, -0.5, 0.0, 0.0], "float32")
+two = np.array([[1.2, 0.0, -0.5, 0.0, 0.8, 0.4, 0.0, 0.0],
+                [0.9, -0.1, 0.5, 0.1, 1.1, -0.3, 0.01, 0.02]], "float32")
+vol = rng.random((2, 4, 6, 4, 2)).astype("float32")
 """
 
 CASES = [
@@ -46,6 +50,19 @@ CASES = [
     " data_format='channels_first')",
     "ops.image.sobel_edges(rgb)",
     "ops.image.sobel_edges(rgb_cf, data_format='channels_first')",
+    "ops.image.affine_transform(rgb, shear)",
+    "ops.image.affine_transform(one, shear, interpolation='nearest', fill_mode='wrap')",
+    "ops.image.affine_transform(rgb, two, fill_mode='reflect')",
+    "ops.image.affine_transform(rgb, two, fill_mode='nearest', fill_value=0.5)",
+    "ops.image.affine_transform(rgb_cf, two, fill_value=2.0, data_format='channels_first')",
+    "ops.image.affine_transform(u8, shear)",
+    "ops.image.extract_patches(rgb, 2)",
+    "ops.image.extract_patches(one, (2, 3), strides=(1, 2))",
+    "ops.image.extract_patches(rgb, (3, 3), strides=1, padding='same')",
+    "ops.image.extract_patches(rgb, 2, strides=1, dilation_rate=2)",
+    "ops.image.extract_patches(vol, (2, 3, 2))",
+    "ops.image.extract_patches_3d(vol, 2, strides=1)",
+    "ops.image.extract_patches_3d(vol[0], (2, 2, 2), strides=(2, 1, 2), padding='same')",
 ]
 
 EVALUATOR = """
@@ -89,7 +106,8 @@ def test_every_case_equals_keras(keras_results):
 
 def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
-                 "gaussian_blur", "sobel_edges"):
+                 "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
+                 "extract_patches_3d"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -146,7 +164,45 @@ def test_sobel_edges_sees_a_vertical_edge_in_dx_only():
     assert edges[0, 1, 1, 0, 1] == 4.0                               # dx at the step
 
 
+def test_affine_identity_and_shift():
+    image = np.random.default_rng(2).random((3, 4, 2)).astype("float32")
+    identity = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    np.testing.assert_allclose(ops.image.affine_transform(image, identity).numpy(), image)
+    down = [1.0, 0.0, 0.0, 0.0, 1.0, -1.0, 0.0, 0.0]       # y_in = y - 1
+    moved = ops.image.affine_transform(image, down, fill_value=7.0).numpy()
+    np.testing.assert_array_equal(moved[0], 7.0)
+    np.testing.assert_allclose(moved[1:], image[:-1])
+
+
+def test_patches_lay_windows_flat_in_keras_order():
+    image = np.arange(2 * 4 * 4, dtype="float32").reshape(4, 4, 2)
+    patches = ops.image.extract_patches(image, 2).numpy()
+    assert patches.shape == (2, 2, 8)
+    np.testing.assert_array_equal(patches[1, 0], image[2:4, 0:2].ravel())
+    volume = np.arange(4 ** 3, dtype="float32").reshape(4, 4, 4, 1)
+    cubes = ops.image.extract_patches_3d(volume, 2).numpy()
+    np.testing.assert_array_equal(cubes[1, 0, 1], volume[2:4, 0:2, 2:4].ravel())
+
+
+def test_patches_channels_first_is_the_transposed_channels_last():
+    # (real TF cannot run this one on CPU: its Conv2D takes NHWC only)
+    image = np.random.default_rng(3).random((2, 4, 6, 3)).astype("float32")
+    first = ops.image.extract_patches(np.transpose(image, (0, 3, 1, 2)), 2,
+                                      data_format="channels_first").numpy()
+    np.testing.assert_allclose(np.transpose(first, (0, 2, 3, 1)),
+                               ops.image.extract_patches(image, 2).numpy())
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((8,)),
+                                        interpolation="bicubic"), "interpolation"),
+    (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((8,)), fill_mode="mirror"),
+     "fill_mode"),
+    (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((1, 1, 8))),
+     "Invalid transform rank"),
+    (lambda: ops.image.extract_patches(tf.ones((4, 4, 1)), (2, 2, 2, 2)), "length 2 or 3"),
+    (lambda: ops.image.extract_patches_3d(tf.ones((4, 4, 4, 1)), 2, strides=(1, 1)),
+     "Invalid `strides`"),
     (lambda: ops.image.rgb_to_grayscale(tf.ones((4, 4))), "Invalid images rank"),
     (lambda: ops.image.rgb_to_grayscale(tf.ones((4, 4, 2))), "Invalid channel size"),
     (lambda: ops.image.rgb_to_hsv(tf.ones((4, 4, 3), tf.int32)), "expected float dtype"),
@@ -163,3 +219,8 @@ def test_sobel_edges_sees_a_vertical_edge_in_dx_only():
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_patch_size_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match="Expected an int or a tuple"):
+        ops.image.extract_patches(tf.ones((4, 4, 1)), "2")
