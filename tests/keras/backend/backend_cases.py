@@ -46,3 +46,34 @@ CASES.update({
     "to_dense": "K.to_dense(tf.SparseTensor([[0, 1]], [3.0], [2, 2]))",
     "is_sparse": "K.is_sparse(tf.SparseTensor([[0, 1]], [3.0], [2, 2]))",
 })
+
+R = "tf.reshape(tf.range(24.0), (2, 3, 4))"
+IMG = "tf.reshape(tf.range(8.0), (1, 2, 2, 2))"
+VOL = "tf.reshape(tf.range(8.0), (1, 2, 2, 2, 1))"
+CASES.update({
+    # shapes and arrays
+    "arange": "K.arange(5)", "arange_float": "K.arange(1, 4, 0.5, dtype='float32')",
+    "arange_negative": "K.arange(-3)", "reshape": f"K.reshape({X}, (3, 2))",
+    "flatten": f"K.flatten({R})", "batch_flatten": f"K.batch_flatten({R})",
+    "expand_dims": f"K.expand_dims({X})", "squeeze": "K.squeeze(tf.ones((2, 1, 3)), 1)",
+    "permute_dimensions": f"K.permute_dimensions({R}, (2, 0, 1))", "transpose": f"K.transpose({R})",
+    "reverse": f"K.reverse({R}, 1)", "reverse_list": f"K.reverse({R}, [0, 2])",
+    "tile": "K.tile(tf.constant([1, 2]), 3)", "tile_list": f"K.tile({X}, [2, 1])",
+    "stack": f"K.stack([{X}, {X}], axis=1)", "concatenate": f"K.concatenate([{X}, {X}])",
+    "concatenate_0": f"K.concatenate([{X}, {X}], axis=0)",
+    "gather": f"K.gather({X}, [1, 1, 0])", "one_hot": "K.one_hot(tf.constant([0, 2]), 3)",
+    "repeat": f"K.repeat({X}, 2)", "repeat_elements": f"K.repeat_elements({R}, 2, axis=1)",
+    "dot": f"K.dot({X}, tf.ones((3, 2)))", "dot_3d": f"K.dot({R}, tf.ones((3, 4, 2)))",
+    "batch_dot_2d": f"K.batch_dot({X}, {X})", "batch_dot_axes": f"K.batch_dot({R}, {R}, axes=(1, 1))",
+    "batch_dot_3d_2d": f"K.batch_dot({R}, tf.ones((2, 4)))",
+    "batch_dot_2d_3d": f"K.batch_dot(tf.ones((2, 3)), {R})",
+    "batch_dot_4d": "K.batch_dot(tf.ones((2, 3, 4, 5)), tf.ones((2, 5, 2)))",
+    "temporal_padding": f"K.temporal_padding({R}, (1, 2))",
+    "spatial_2d_padding": f"K.spatial_2d_padding({IMG}, ((1, 0), (0, 2)))",
+    "spatial_2d_padding_cf": f"K.spatial_2d_padding({IMG}, data_format='channels_first')",
+    "spatial_3d_padding": f"K.spatial_3d_padding({VOL})",
+    "resize_images": f"K.resize_images({IMG}, 2, 3, 'channels_last')",
+    "resize_images_cf": f"K.resize_images({IMG}, 2, 1, 'channels_first', 'bilinear')",
+    "resize_volumes": f"K.resize_volumes({VOL}, 2, 1, 2, 'channels_last')",
+    "stop_gradient": f"K.stop_gradient({X})", "stop_gradient_list": f"list(K.stop_gradient([{X}]))",
+})

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import minitf as tf
+from gradcheck import check_grads
 
 K = tf.keras.backend
 
@@ -125,3 +126,45 @@ def test_name_scope_and_sparse():
     assert K.is_sparse(s) and not K.is_sparse(tf.ones(2))
     assert K.to_dense(s).numpy().tolist() == [[0.0, 3.0], [0.0, 0.0]]
     assert K.eval(s).tolist() == [[0.0, 3.0], [0.0, 0.0]]
+
+
+def test_batch_dot_by_hand_errors_and_gradient():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert K.batch_dot(x, x).numpy().tolist() == [[5.0], [25.0]]       # per-row dot, shape (2, 1)
+    with pytest.raises(ValueError, match="rank < 2"):
+        K.batch_dot(tf.ones(2), x)
+    with pytest.raises(ValueError, match="different batch sizes"):
+        K.batch_dot(tf.ones((3, 2)), x)
+    with pytest.raises(ValueError, match="axis 0"):
+        K.batch_dot(x, x, axes=0)
+    with pytest.raises(ValueError, match=r"x.shape\[1\] != y.shape\[1\] \(2 != 3\)"):
+        K.batch_dot(x, tf.ones((2, 3)))
+    rng = np.random.default_rng(0)
+    check_grads(lambda a, b: K.batch_dot(a, b, axes=(1, 2)), rng.normal(size=(2, 3, 2)),
+                rng.normal(size=(2, 4, 3)))
+    check_grads(lambda a, b: K.dot(a, b), rng.normal(size=(2, 2, 3)), rng.normal(size=(2, 3, 2)))
+
+
+def test_array_helpers_by_hand():
+    x = tf.constant([[1, 2], [3, 4]])
+    assert K.repeat(x, 2).numpy().tolist() == [[[1, 2], [1, 2]], [[3, 4], [3, 4]]]
+    with pytest.raises(ValueError, match="rank 2"):
+        K.repeat(tf.ones(3), 2)
+    assert K.repeat_elements(x, 2, axis=0).numpy().tolist() == [[1, 2], [1, 2], [3, 4], [3, 4]]
+    assert K.batch_flatten(tf.ones((2, 3, 4))).shape == (2, 12)
+    assert K.arange(-3).numpy().tolist() == [] and K.arange(3, dtype="float32").dtype == tf.float32
+    assert K.temporal_padding(tf.ones((1, 1, 1))).numpy().ravel().tolist() == [0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="tuple of 2 tuples"):
+        K.spatial_2d_padding(tf.ones((1, 2, 2, 1)), ((1, 1),))
+    with pytest.raises(ValueError, match="Unknown data_format"):
+        K.spatial_2d_padding(tf.ones((1, 2, 2, 1)), data_format="NHWC")
+    with pytest.raises(ValueError, match="interpolation"):
+        K.resize_images(tf.ones((1, 2, 2, 1)), 2, 2, "channels_last", "cubic")
+    assert K.resize_volumes(tf.ones((1, 1, 1, 1, 1)), 2, 3, 1, "channels_last").shape == (1, 2, 3, 1, 1)
+    s = tf.SparseTensor([[0, 0]], [1.0], [1, 2])
+    assert K.is_sparse(K.concatenate([s, s]))
+    assert K.to_dense(K.concatenate([s, s])).numpy().tolist() == [[1.0, 0.0, 1.0, 0.0]]
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = K.sum(K.stop_gradient(x) * x)
+    assert tape.gradient(y, x).numpy().tolist() == [1.0, 2.0]
