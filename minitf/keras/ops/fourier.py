@@ -171,6 +171,45 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     return rfft(frames, fft_length)
 
 
+@keras_ops_export()
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
+          center=True):
+    """The inverse of `stft` from (real, imag): tf.signal.inverse_stft with the window that
+    undoes the overlapping forward windows, then the `center` padding cut off (Keras's way).
+
+    >>> x = tf.sin(tf.range(32.0))
+    >>> y = ops.istft(ops.stft(x, 8, 2, 8), 8, 2, 8, length=32)
+    >>> bool(abs(y - x)[4:28].numpy().max() < 1e-5)  # where 4 frames overlap
+    True
+    """
+    if not isinstance(sequence_stride, int) or sequence_stride <= 0:
+        raise ValueError("`sequence_stride` must be a positive integer. "
+                         f"Received: sequence_stride={sequence_stride}")
+    real, imag = _pair(x)
+    frames = real.shape[-2]
+    l_pad = (fft_length - sequence_length) // 2
+    r_pad = fft_length - sequence_length - l_pad
+    win = None
+    if window is not None:
+        weights = (_periodic_window(window, sequence_length, real.dtype)
+                   if isinstance(window, str) else convert(window, real.dtype))
+        if weights.shape.rank != 1 or weights.shape[0] != sequence_length:
+            raise ValueError("The shape of `window` must be equal to [sequence_length]."
+                             f"Received: window shape={weights.shape}")
+        weights = tf.pad(weights, [[l_pad, r_pad]])
+        win = tf.signal.inverse_stft_window_fn(sequence_stride, lambda n, dtype: weights)
+    out = tf.signal.inverse_stft(tf.complex(real, imag), sequence_length + l_pad + r_pad,
+                                 sequence_stride, fft_length, window_fn=win)
+    start = fft_length // 2 if center else 0
+    if length is not None:
+        end = start + length
+    elif center:
+        end = -(fft_length // 2)
+    else:
+        end = fft_length + sequence_stride * (frames - 1)
+    return out[..., start:end]
+
+
 def _frames(x, length, stride):
     count = 1 + (x.shape[-1] - length) // stride
     index = (np.arange(count) * stride)[:, None] + np.arange(length)[None, :]
