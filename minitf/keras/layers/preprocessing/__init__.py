@@ -17,3 +17,4 @@ from . import integer_lookup, string_lookup, text_vectorization  # noqa: F401  (
 from . import image_color, image_geometric, image_resizing  # noqa: F401  (K1: image layers)
 from . import image_color_more  # noqa: F401  (K1: invert, grayscale, solarization)
 from . import pipeline  # noqa: F401  (K1: Pipeline)
+from . import image_color_hsv, image_random_size  # noqa: F401  (KA2: hue, height, ...)
