@@ -23,6 +23,8 @@ shear = np.array([1.0, 0.3, -1.0, 0.2, 1.0, -0.5, 0.0, 0.0], "float32")
 two = np.array([[1.2, 0.0, -0.5, 0.0, 0.8, 0.4, 0.0, 0.0],
                 [0.9, -0.1, 0.5, 0.1, 1.1, -0.3, 0.01, 0.02]], "float32")
 vol = rng.random((2, 4, 6, 4, 2)).astype("float32")
+big = rng.random((2, 13, 12, 3)).astype("float32")
+noisy = np.clip(big + 0.1 * rng.standard_normal(big.shape), 0, 1).astype("float32")
 """
 
 CASES = [
@@ -63,6 +65,12 @@ CASES = [
     "ops.image.extract_patches(vol, (2, 3, 2))",
     "ops.image.extract_patches_3d(vol, 2, strides=1)",
     "ops.image.extract_patches_3d(vol[0], (2, 2, 2), strides=(2, 1, 2), padding='same')",
+    "ops.image.ssim(big, noisy)",
+    "ops.image.ssim(big[0], noisy[0], filter_size=5, filter_sigma=0.8, k1=0.02, k2=0.05)",
+    "ops.image.ssim(big * 255, noisy * 255, max_val=255.0, filter_size=7)",
+    "ops.image.ssim(np.transpose(big, (0, 3, 1, 2)), np.transpose(noisy, (0, 3, 1, 2)),"
+    " data_format='channels_first')",
+    "ops.image.ssim(big.astype('float64'), noisy.astype('float64'), filter_size=3)",
 ]
 
 EVALUATOR = """
@@ -107,7 +115,7 @@ def test_every_case_equals_keras(keras_results):
 def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
                  "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
-                 "extract_patches_3d"):
+                 "extract_patches_3d", "ssim"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -193,7 +201,17 @@ def test_patches_channels_first_is_the_transposed_channels_last():
                                ops.image.extract_patches(image, 2).numpy())
 
 
+def test_ssim_is_one_for_equal_images_and_drops_with_noise():
+    image = np.random.default_rng(4).random((2, 12, 12, 2)).astype("float32")
+    np.testing.assert_allclose(ops.image.ssim(image, image).numpy(), [1.0, 1.0], rtol=1e-6)
+    noise = np.random.default_rng(5).standard_normal(image.shape).astype("float32")
+    weak, strong = (ops.image.ssim(image, image + s * noise).numpy() for s in (0.05, 0.3))
+    assert np.all(strong < weak) and np.all(weak < 1.0)
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.ssim(tf.ones((4, 4)), tf.ones((4, 4, 1))), "Invalid image1 rank"),
+    (lambda: ops.image.ssim(tf.ones((4, 4, 1)), tf.ones((4, 4))), "Invalid image2 rank"),
     (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((8,)),
                                         interpolation="bicubic"), "interpolation"),
     (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((8,)), fill_mode="mirror"),
