@@ -71,6 +71,20 @@ CASES = [
     "ops.image.ssim(np.transpose(big, (0, 3, 1, 2)), np.transpose(noisy, (0, 3, 1, 2)),"
     " data_format='channels_first')",
     "ops.image.ssim(big.astype('float64'), noisy.astype('float64'), filter_size=3)",
+    "ops.image.resize(rgb, (3, 4))",
+    "ops.image.resize(one, (8, 9), interpolation='bicubic')",
+    "ops.image.resize(rgb, (7, 3), interpolation='nearest')",
+    "ops.image.resize(rgb, (3, 3), interpolation='lanczos3', antialias=True)",
+    "ops.image.resize(rgb, (2, 2), interpolation='area')",
+    "ops.image.resize(rgb_cf, (4, 4), data_format='channels_first')",
+    "ops.image.resize(rgb_cf[0], (4, 4), data_format='channels_first')",
+    "ops.image.resize(rgb, (4, 2), crop_to_aspect_ratio=True)",
+    "ops.image.resize(one, (2, 5), crop_to_aspect_ratio=True)",
+    "ops.image.resize(rgb, (4, 2), pad_to_aspect_ratio=True, fill_value=0.5)",
+    "ops.image.resize(one, (2, 5), pad_to_aspect_ratio=True)",
+    "ops.image.resize(u8, (3, 4))",
+    "ops.image.resize(u8, (9, 11), interpolation='bicubic')",
+    "ops.image.resize(u8, (4, 2), pad_to_aspect_ratio=True, fill_value=3)",
 ]
 
 EVALUATOR = """
@@ -115,7 +129,7 @@ def test_every_case_equals_keras(keras_results):
 def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
                  "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
-                 "extract_patches_3d", "ssim"):
+                 "extract_patches_3d", "ssim", "resize"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -209,7 +223,27 @@ def test_ssim_is_one_for_equal_images_and_drops_with_noise():
     assert np.all(strong < weak) and np.all(weak < 1.0)
 
 
+def test_resize_crop_and_pad_keep_the_aspect_ratio():
+    image = tf.reshape(tf.range(8.0), (2, 4, 1))
+    cropped = ops.image.resize(image, (2, 2), crop_to_aspect_ratio=True)[..., 0].numpy()
+    np.testing.assert_array_equal(cropped, [[1.0, 2.0], [5.0, 6.0]])   # the centre 2x2
+    padded = ops.image.resize(image, (4, 4), pad_to_aspect_ratio=True, fill_value=-1.0,
+                              interpolation="nearest")[..., 0].numpy()
+    np.testing.assert_array_equal(padded[0], -1.0)                     # band above
+    np.testing.assert_array_equal(padded[1:3], image.numpy()[..., 0])  # image unchanged
+    big = ops.image.resize(tf.constant([[[0], [255]]], tf.uint8), (1, 4), interpolation="bicubic")
+    assert big.dtype == tf.uint8 and big.numpy().max() == 255          # saturated, not wrapped
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2,)), "tuple of 2 integers"),
+    (lambda: ops.image.resize(tf.ones((4, 4, 1)), (0, 2)), "positive height"),
+    (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2, 2), crop_to_aspect_ratio=True,
+                              pad_to_aspect_ratio=True), "Only one of"),
+    (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2, 2), interpolation="cubic"),
+     "interpolation"),
+    (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2, 2), fill_mode="reflect"),
+     "Only `'constant'`"),
     (lambda: ops.image.ssim(tf.ones((4, 4)), tf.ones((4, 4, 1))), "Invalid image1 rank"),
     (lambda: ops.image.ssim(tf.ones((4, 4, 1)), tf.ones((4, 4))), "Invalid image2 rank"),
     (lambda: ops.image.affine_transform(tf.ones((4, 4, 1)), tf.ones((8,)),
