@@ -105,6 +105,19 @@ results["printed"] = [str(c1), repr(c1).rsplit(" at 0x", 1)[0].rstrip(">"),
                       sig.pretty_printed_concrete_signatures(verbose=False), str(none_cf),
                       str(cap_cf).split("Captures:")[0], str(cap_cf).count("dtype=tf.resource"),
                       isinstance(c1.function_type, E.FunctionType)]
+@tf.function
+def affine(x, n):
+    return x * 2.0 + 1.0, tf.cast(n, tf.float64) * np.array([1.5, 2.5])
+graph_def = affine.get_concrete_function(tf.TensorSpec([None, 3], tf.float32),
+                                         tf.TensorSpec([2], tf.int32)).graph.as_graph_def()
+kept = [n for n in graph_def.node if n.op != "Identity"]
+for n in kept:
+    if "_user_specified_name" in n.attr:
+        del n.attr["_user_specified_name"]
+names = [n.name for n in kept]
+results["graph_def"] = [[n.op for n in kept], [names.index(i) for i in kept[3].input],
+                        ["".join(line + "\n" for line in str(n).splitlines()
+                                 if not line.startswith(("name:", "input:"))) for n in kept[:4]]]
 results["types_names"] = [sorted(n for n in dir(tf.types) if not n.startswith("_")),
                           sorted(n for n in dir(E) if not n.startswith("_")),
                           sorted(n for n in dir(E.distributed) if not n.startswith("_"))]
@@ -240,3 +253,16 @@ def test_tf_types_is_minitfs_own_module():
     assert isinstance(mirrored, E.distributed.Mirrored)
     assert not isinstance(tf.Variable(1.0), E.distributed.Mirrored)
     assert not isinstance(mirrored, E.distributed.PerReplica)
+
+
+def test_as_graph_def():
+    @tf.function
+    def f(x):
+        return tf.reshape(x, [-1]) + tf.constant([1, 2], tf.int64)
+    graph_def = f.get_concrete_function(tf.TensorSpec([2, 1], tf.int64)).graph.as_graph_def()
+    assert [n.op for n in graph_def.node] == ["Placeholder", "Reshape", "Const", "AddV2"]
+    assert graph_def.node[3].input == ["Reshape", "Const"]
+    text = str(graph_def)
+    assert text.count("node {") == 4 and 'op: "Reshape"' in text
+    assert "int_val: 1\n" in text and "int_val: 2\n" in text and "type: DT_INT64" in text
+    assert "dim {\n          size: 2" in text  # the placeholder's shape, nested as TF

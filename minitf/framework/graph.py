@@ -277,6 +277,11 @@ class Graph:
         """
         return list(self.nodes)
 
+    def as_graph_def(self):
+        """The nodes as a GraphDef-like record, printed like TF's (see graph_def.py)."""
+        from .graph_def import as_graph_def
+        return as_graph_def(self)
+
     def __str__(self):
         return pretty(self)
 
