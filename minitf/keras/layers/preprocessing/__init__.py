@@ -18,3 +18,4 @@ from . import image_color, image_geometric, image_resizing  # noqa: F401  (K1: i
 from . import image_color_more  # noqa: F401  (K1: invert, grayscale, solarization)
 from . import pipeline  # noqa: F401  (K1: Pipeline)
 from . import image_color_hsv, image_random_size  # noqa: F401  (KA2: hue, height, ...)
+from . import image_color_jitter  # noqa: F401  (KA2: RandomColorJitter, Equalization)
