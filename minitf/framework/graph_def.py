@@ -155,4 +155,5 @@ def _quoted(text):
 
 
 def _dt(dtype):
-    return "DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(dtype.name, dtype.name.upper())
+    names = {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}
+    return "DT_" + names.get(dtype.name, dtype.name.upper())
