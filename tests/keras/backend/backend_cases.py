@@ -77,3 +77,59 @@ CASES.update({
     "resize_volumes": f"K.resize_volumes({VOL}, 2, 1, 2, 'channels_last')",
     "stop_gradient": f"K.stop_gradient({X})", "stop_gradient_list": f"list(K.stop_gradient([{X}]))",
 })
+
+P = "tf.constant([[0.7, 0.2, 0.1], [0.0, 1.0, 0.0]])"
+T = "tf.constant([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])"
+CASES.update({
+    # activations, losses, normalization
+    "relu": f"K.relu({X})", "relu_alpha": f"K.relu({X}, alpha=0.1)",
+    "relu_max6": f"K.relu({X} * 4, max_value=6.0)", "relu_all": f"K.relu({X}, 0.5, 1.0, 0.3)",
+    "relu_threshold": f"K.relu({X}, threshold=1.0)", "elu": f"K.elu({X})", "elu_alpha": f"K.elu({X}, 0.5)",
+    "sigmoid": f"K.sigmoid({X})", "hard_sigmoid": f"K.hard_sigmoid({X} * 3)",
+    "softmax": f"K.softmax({X})", "softmax_axes": f"K.softmax({R}, axis=[1, 2])",
+    "softplus": f"K.softplus({X})", "softsign": f"K.softsign({X})",
+    "l2_normalize": f"K.l2_normalize({X}, axis=1)", "l2_normalize_all": f"K.l2_normalize({X})",
+    "in_top_k": f"K.in_top_k({P}, tf.constant([0, 2]), 1)",
+    "bias_add": f"K.bias_add({R}, tf.constant([1.0, 2.0, 3.0, 4.0]))",
+    "bias_add_cf": f"K.bias_add({R}, tf.constant([1.0, 2.0, 3.0]), 'channels_first')",
+    "bias_add_full": f"K.bias_add({R}, tf.ones((3, 4)))",
+    "bias_add_full_cf": f"K.bias_add({R}, tf.reshape(tf.range(12.0), (4, 3)), 'channels_first')",
+    "batch_normalization": f"K.batch_normalization({X}, 0.5, 2.0, 0.1, 3.0)",
+    "binary_crossentropy": f"K.binary_crossentropy({T}, {P})",
+    "binary_crossentropy_logits": f"K.binary_crossentropy({T}, {X}, from_logits=True)",
+    "binary_focal": f"K.binary_focal_crossentropy({T}, {P})",
+    "binary_focal_balanced": f"K.binary_focal_crossentropy({T}, {X}, True, 0.3, 1.5, True)",
+    "categorical_crossentropy": f"K.categorical_crossentropy({T}, {P} * 2)",
+    "categorical_crossentropy_logits": f"K.categorical_crossentropy({T}, {X}, True)",
+    "categorical_crossentropy_axis0": f"K.categorical_crossentropy({T}, {P} + 0.1, axis=0)",
+    "categorical_focal": f"K.categorical_focal_crossentropy({T}, {P})",
+    "categorical_focal_logits": f"K.categorical_focal_crossentropy({T}, {X}, 0.5, 1.0, True)",
+    "sparse_cce": f"K.sparse_categorical_crossentropy(tf.constant([0, 2]), {P})",
+    "sparse_cce_logits": f"K.sparse_categorical_crossentropy(tf.constant([[0], [2]]), {X}, True)",
+    "sparse_cce_3d": f"K.sparse_categorical_crossentropy(tf.constant([[0, 1, 2], [3, 3, 0]]), {R}, True)",
+    "sparse_cce_axis": f"K.sparse_categorical_crossentropy(tf.constant([[0, 1, 2, 0], [1, 1, 2, 2]]), {R}, True, axis=1)",
+    "sparse_cce_ignore": f"K.sparse_categorical_crossentropy(tf.constant([0, 2]), {P}, ignore_class=2)",
+})
+
+SEQ = "tf.reshape(tf.range(10.0), (1, 5, 2))"
+IM = "tf.reshape(tf.range(32.0) / 10, (1, 4, 4, 2))"
+V3 = "tf.reshape(tf.range(32.0) / 10, (1, 2, 4, 4, 1))"
+KER = "tf.reshape(tf.range(16.0) / 10, (2, 2, 2, 2))"
+CASES.update({
+    # convolution and pooling (channels_last: TF's CPU kernels refuse NCHW)
+    "conv1d": f"K.conv1d({SEQ}, tf.ones((2, 2, 3)))",
+    "conv1d_causal": f"K.conv1d({SEQ}, tf.ones((2, 2, 3)), padding='causal', dilation_rate=2)",
+    "conv1d_same_strided": f"K.conv1d({SEQ}, tf.ones((3, 2, 1)), strides=2, padding='same')",
+    "conv2d": f"K.conv2d({IM}, {KER})", "conv2d_same": f"K.conv2d({IM}, {KER}, (2, 2), 'same')",
+    "conv2d_dilated": f"K.conv2d({IM}, {KER}, dilation_rate=(2, 2))",
+    "conv3d": f"K.conv3d({V3}, tf.ones((1, 2, 2, 1, 2)))",
+    "conv2d_transpose": f"K.conv2d_transpose({IM}, {KER}, (1, 8, 8, 2), (2, 2), 'same')",
+    "conv2d_transpose_none": f"K.conv2d_transpose({IM}, {KER}, (None, 5, 5, 2))",
+    "conv2d_transpose_dilated": f"K.conv2d_transpose({IM}, {KER}, (1, 6, 6, 2), dilation_rate=(2, 2))",
+    "depthwise_conv2d": f"K.depthwise_conv2d({IM}, tf.ones((2, 2, 2, 2)), padding='same')",
+    "separable_conv2d": f"K.separable_conv2d({IM}, tf.ones((2, 2, 2, 1)), {KER}[:1, :1])",
+    "pool2d": f"K.pool2d({IM}, (2, 2), (2, 2))",
+    "pool2d_avg_same": f"K.pool2d({IM}, (3, 3), (2, 2), 'same', pool_mode='avg')",
+    "pool3d": f"K.pool3d({V3}, (2, 2, 2), (1, 2, 2))",
+    "pool3d_avg": f"K.pool3d({V3}, (1, 2, 2), (1, 1, 1), 'same', pool_mode='avg')",
+})

@@ -168,3 +168,62 @@ def test_array_helpers_by_hand():
     with tf.GradientTape() as tape:
         y = K.sum(K.stop_gradient(x) * x)
     assert tape.gradient(y, x).numpy().tolist() == [1.0, 2.0]
+
+
+def test_losses_by_hand():
+    t = tf.constant([[1.0, 0.0]])
+    p = tf.constant([[0.5, 0.5]])
+    np.testing.assert_allclose(K.categorical_crossentropy(t, p).numpy(), [np.log(2.0)], rtol=1e-6)
+    np.testing.assert_allclose(K.categorical_crossentropy(t, p * 4).numpy(), [np.log(2.0)],
+                               rtol=1e-6)                                   # rescaled to sum 1
+    np.testing.assert_allclose(K.sparse_categorical_crossentropy(tf.constant([0]), p).numpy(),
+                               [np.log(2.0)], rtol=1e-6)
+    bce = K.binary_crossentropy(tf.constant([1.0]), tf.constant([0.0])).numpy()
+    assert np.isfinite(bce).all() and bce[0] > 15                          # clipped at epsilon
+    res = K.sparse_categorical_crossentropy(tf.constant([0, 1]), tf.constant([[0.5, 0.5]] * 2),
+                                            ignore_class=1)
+    np.testing.assert_allclose(res.numpy(), [np.log(2.0), 0.0], rtol=1e-6)
+    focal = K.binary_focal_crossentropy(tf.constant([1.0]), tf.constant([0.5]), gamma=2.0)
+    np.testing.assert_allclose(focal.numpy(), [0.25 * np.log(2.0)], rtol=1e-5)
+
+
+def test_activations_by_hand_and_gradient():
+    x = tf.constant([[-2.0, 0.5, 8.0]])
+    assert K.relu(x, max_value=6.0).numpy().tolist() == [[0.0, 0.5, 6.0]]
+    assert K.relu(x, threshold=1.0).numpy().tolist() == [[0.0, 0.0, 8.0]]
+    np.testing.assert_allclose(K.hard_sigmoid(x).numpy(), [[0.1, 0.6, 1.0]], rtol=1e-6)
+    with pytest.raises(ValueError, match="1D"):
+        K.softmax(tf.constant([1.0, 2.0]))
+    check_grads(lambda a: K.relu(a, alpha=0.1, max_value=1.5), [[-1.3, 0.7, 2.2]])
+    check_grads(lambda t, a: K.categorical_crossentropy(t, a), [[0.2, 0.8]], [[0.3, 0.6]],
+                wrt=[1])
+    with pytest.raises(ValueError, match="bias dimensions"):
+        K.bias_add(tf.ones((2, 3, 4)), tf.ones((1, 1, 1)))
+    assert K.in_top_k(tf.constant([[0.1, 0.9]]), tf.constant([1]), 1).numpy().tolist() == [True]
+
+
+def test_dropout_scales_kept_entries():
+    y = K.dropout(tf.ones((1000,)), 0.5, seed=1).numpy()
+    assert set(np.unique(y)) <= {0.0, 2.0} and 400 < (y == 0).sum() < 600
+
+
+def test_conv_and_pool_channels_first_match_channels_last():
+    rng = np.random.default_rng(1)
+    x = tf.constant(rng.normal(size=(1, 4, 4, 2)), tf.float32)
+    k = tf.constant(rng.normal(size=(2, 2, 2, 3)), tf.float32)
+    to_first = lambda t: tf.transpose(t, [0, 3, 1, 2])  # noqa: E731
+    for fn in (lambda t, f: K.conv2d(t, k, padding="same", data_format=f),
+               lambda t, f: K.pool2d(t, (2, 2), (2, 2), data_format=f, pool_mode="avg"),
+               lambda t, f: K.bias_add(t, tf.constant([1.0, 2.0]), data_format=f)):
+        np.testing.assert_allclose(fn(to_first(x), "channels_first").numpy(),
+                                   to_first(fn(x, "channels_last")).numpy(), rtol=1e-5, atol=1e-6)
+    assert K.conv1d(tf.ones((1, 4, 1)), tf.ones((3, 1, 1)), padding="causal").numpy().ravel().tolist() \
+        == [1.0, 2.0, 3.0, 3.0]                                  # step t sees steps <= t only
+    with pytest.raises(ValueError, match="Invalid padding"):
+        K.conv2d(x, k, padding="full")
+    with pytest.raises(ValueError, match="pooling mode"):
+        K.pool2d(x, (2, 2), pool_mode="min")
+    with pytest.raises(ValueError, match="pool_size"):
+        K.pool2d(x, (2, 2, 2))
+    check_grads(lambda a, b: K.conv2d(a, b, (2, 2), "same"), rng.normal(size=(1, 3, 3, 1)),
+                rng.normal(size=(2, 2, 1, 2)))
