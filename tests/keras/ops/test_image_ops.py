@@ -25,6 +25,11 @@ two = np.array([[1.2, 0.0, -0.5, 0.0, 0.8, 0.4, 0.0, 0.0],
 vol = rng.random((2, 4, 6, 4, 2)).astype("float32")
 big = rng.random((2, 13, 12, 3)).astype("float32")
 noisy = np.clip(big + 0.1 * rng.standard_normal(big.shape), 0, 1).astype("float32")
+start = np.array([[0, 0], [5, 0], [0, 4], [5, 4]], "float32")
+end = np.array([[0.5, 0.2], [4.6, 0.0], [0.1, 3.7], [5.2, 4.1]], "float32")
+ends = np.stack([end, start + 0.7])
+grid = rng.random((4, 5)).astype("float32")
+where = (rng.random((2, 3, 7)) * 8 - 2).astype("float32")
 """
 
 CASES = [
@@ -85,6 +90,20 @@ CASES = [
     "ops.image.resize(u8, (3, 4))",
     "ops.image.resize(u8, (9, 11), interpolation='bicubic')",
     "ops.image.resize(u8, (4, 2), pad_to_aspect_ratio=True, fill_value=3)",
+    "ops.image.perspective_transform(rgb, start, end)",
+    "ops.image.perspective_transform(one, start, end, interpolation='nearest', fill_value=0.5)",
+    "ops.image.perspective_transform(rgb, np.stack([start, start]), ends)",
+    "ops.image.perspective_transform(rgb_cf, start, end, data_format='channels_first')",
+    "ops.image.map_coordinates(grid, where, order=1)",
+    "ops.image.map_coordinates(grid, where, order=0)",
+    "ops.image.map_coordinates(grid, where, order=1, fill_mode='nearest')",
+    "ops.image.map_coordinates(grid, where, order=1, fill_mode='wrap')",
+    # (no 'mirror' case: Keras's TF backend then gathers at index == size and crashes)
+    "ops.image.map_coordinates(grid, where, order=1, fill_mode='reflect')",
+    "ops.image.map_coordinates(grid, where, order=1, fill_value=-1.0)",
+    "ops.image.map_coordinates((grid * 100).astype('int32'), where, order=1)",
+    "ops.image.map_coordinates(rgb[0], np.stack([where[0][..., :2], where[1][..., :2],"
+    " np.ones((3, 2), 'float32')]), order=1)",
 ]
 
 EVALUATOR = """
@@ -129,7 +148,8 @@ def test_every_case_equals_keras(keras_results):
 def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
                  "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
-                 "extract_patches_3d", "ssim", "resize"):
+                 "extract_patches_3d", "ssim", "resize", "perspective_transform",
+                 "map_coordinates"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -235,7 +255,33 @@ def test_resize_crop_and_pad_keep_the_aspect_ratio():
     assert big.dtype == tf.uint8 and big.numpy().max() == 255          # saturated, not wrapped
 
 
+def test_perspective_with_equal_points_is_the_identity():
+    image = np.random.default_rng(6).random((5, 6, 2)).astype("float32")
+    corners = [[0.0, 0.0], [5.0, 0.0], [0.0, 4.0], [5.0, 4.0]]
+    np.testing.assert_allclose(
+        ops.image.perspective_transform(image, corners, corners).numpy(), image, atol=1e-5)
+
+
+def test_map_coordinates_linear_mix_and_fill_modes_by_hand():
+    line = tf.constant([0.0, 10.0, 20.0])
+    read = ops.image.map_coordinates
+    np.testing.assert_allclose(read(line, [[0.25, 1.5]], order=1).numpy(), [2.5, 15.0])
+    np.testing.assert_allclose(read(line, [[-1.0, 3.0]], order=0, fill_value=7).numpy(), [7, 7])
+    np.testing.assert_allclose(read(line, [[-1.0, 3.0]], order=0, fill_mode="nearest").numpy(),
+                               [0, 20])
+    np.testing.assert_allclose(read(line, [[-1.0, 3.0]], order=0, fill_mode="wrap").numpy(),
+                               [20, 0])
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.perspective_transform(tf.ones((4, 4, 1)), tf.ones((3, 2)),
+                                             tf.ones((3, 2))), "Invalid start_points shape"),
+    (lambda: ops.image.perspective_transform(tf.ones((4, 4, 1)), tf.ones((4, 2)),
+                                             tf.ones((2, 4, 2))), "same shape"),
+    (lambda: ops.image.map_coordinates(tf.ones((3, 3)), tf.ones((1, 4)), order=1),
+     "First dim of `coordinates`"),
+    (lambda: ops.image.map_coordinates(tf.ones((3,)), tf.ones((1, 4)), order=1,
+                                       fill_mode="edge"), "fill_mode"),
     (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2,)), "tuple of 2 integers"),
     (lambda: ops.image.resize(tf.ones((4, 4, 1)), (0, 2)), "positive height"),
     (lambda: ops.image.resize(tf.ones((4, 4, 1)), (2, 2), crop_to_aspect_ratio=True,
@@ -276,3 +322,8 @@ def test_bad_input_raises_value_error(call, message):
 def test_patch_size_of_the_wrong_type_is_a_type_error():
     with pytest.raises(TypeError, match="Expected an int or a tuple"):
         ops.image.extract_patches(tf.ones((4, 4, 1)), "2")
+
+
+def test_map_coordinates_order_above_one_is_not_implemented():
+    with pytest.raises(NotImplementedError, match="order<=1"):
+        ops.image.map_coordinates(tf.ones((3,)), [[0.5]], order=3)
