@@ -19,3 +19,4 @@ from . import image_color_more  # noqa: F401  (K1: invert, grayscale, solarizati
 from . import pipeline  # noqa: F401  (K1: Pipeline)
 from . import image_color_hsv, image_random_size  # noqa: F401  (KA2: hue, height, ...)
 from . import image_color_jitter  # noqa: F401  (KA2: RandomColorJitter, Equalization)
+from . import image_erase_blur  # noqa: F401  (KA2: RandomErasing, RandomGaussianBlur)
