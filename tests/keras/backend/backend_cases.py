@@ -133,3 +133,36 @@ CASES.update({
     "pool3d": f"K.pool3d({V3}, (2, 2, 2), (1, 2, 2))",
     "pool3d_avg": f"K.pool3d({V3}, (1, 2, 2), (1, 1, 1), 'same', pool_mode='avg')",
 })
+
+STEP = "lambda x, s: (tf.tanh(x * 0.5 + s[0]), [tf.tanh(x * 0.5 + s[0]) * s[1]])"
+INIT = "[tf.zeros((2, 4)) + 0.1, tf.ones((2, 4)) * 0.9]"
+STEP1 = "lambda x, s: (tf.tanh(x * 0.5 + s[0]), [tf.tanh(x * 0.5 + s[0]) + s[0]])"
+MASK = "tf.constant([[True, False, True], [False, True, True]])"
+Y_PRED = "tf.nn.softmax(tf.reshape(tf.range(30.0) % 7 - 3.0, (2, 5, 3)) * 0.7)"
+CASES.update({
+    # control flow and CTC
+    "rnn": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))])",
+    "rnn_backwards": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], go_backwards=True)",
+    "rnn_mask": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], mask={MASK})",
+    "rnn_mask_zero": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], mask={MASK}, zero_output_for_mask=True)",
+    "rnn_mask_backwards": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], True, {MASK})",
+    "rnn_two_states_constants": "K.rnn(lambda x, s: (x + s[0] * s[1], [x + s[0] * s[1]]), "
+                                f"{R} / 10, [tf.zeros((2, 4)) + 0.1], constants=[tf.ones((2, 4)) * 0.5])",
+    "rnn_last_only": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], return_all_outputs=False)",
+    "rnn_time_major": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((3, 4))], time_major=True)",
+    "rnn_input_length": f"K.rnn({STEP1}, {R} / 10, [tf.zeros((2, 4))], input_length=tf.constant([1, 3]))",
+    "switch_scalar": f"K.switch(tf.constant(False), {X}, -{X})",
+    "switch_callable": f"K.switch(tf.constant(1), lambda: {X} * 2, lambda: {X})",
+    "switch_tensor": f"K.switch({X} > 0, {X}, tf.zeros_like({X}))",
+    "switch_broadcast": f"K.switch(tf.constant([[True], [False]]), {X}, -{X})",
+    "switch_rank2_in_3": f"K.switch(tf.constant([[True, False, True], [False, True, True]]), {R}, -{R})",
+    "map_fn": f"K.map_fn(lambda r: r * 2, {X})",
+    "foldl": f"K.foldl(lambda a, r: a + r, {X})",
+    "foldr": "K.foldr(lambda a, r: a * 2 + r, tf.constant([1.0, 2.0, 3.0]), tf.constant(0.0))",
+    "ctc_label_dense_to_sparse": "tf.sparse.to_dense(K.ctc_label_dense_to_sparse("
+                                 "tf.constant([[1, 2, 0], [2, 0, 0]]), tf.constant([3, 1])))",
+    "ctc_batch_cost": f"K.ctc_batch_cost(tf.constant([[0, 1, 0], [1, 1, 0]]), {Y_PRED}, "
+                      "tf.constant([[5], [4]]), tf.constant([[3], [2]]))",
+    "ctc_decode_greedy": f"K.ctc_decode({Y_PRED}, tf.constant([5, 4]))",
+    "ctc_decode_beam": f"K.ctc_decode({Y_PRED}, tf.constant([5, 4]), False, 5, 2)",
+})

@@ -227,3 +227,80 @@ def test_conv_and_pool_channels_first_match_channels_last():
         K.pool2d(x, (2, 2, 2))
     check_grads(lambda a, b: K.conv2d(a, b, (2, 2), "same"), rng.normal(size=(1, 3, 3, 1)),
                 rng.normal(size=(2, 2, 1, 2)))
+
+
+def running_sum(x_t, states):
+    total = x_t + states[0]
+    return total, [total]
+
+
+def test_rnn_by_hand_with_mask_and_backwards():
+    x = tf.constant([[[1.0], [2.0], [3.0]]])
+    last, outputs, states = K.rnn(running_sum, x, [tf.zeros((1, 1))])
+    assert outputs.numpy().ravel().tolist() == [1.0, 3.0, 6.0] and last.numpy().tolist() == [[6.0]]
+    _, outputs, _ = K.rnn(running_sum, x, [tf.zeros((1, 1))], go_backwards=True)
+    assert outputs.numpy().ravel().tolist() == [3.0, 5.0, 6.0]
+    mask = tf.constant([[True, False, True]])
+    last, outputs, states = K.rnn(running_sum, x, [tf.zeros((1, 1))], mask=mask)
+    assert outputs.numpy().ravel().tolist() == [1.0, 1.0, 4.0]     # step 2 skipped: kept 1
+    assert states[0].numpy().tolist() == [[4.0]]
+    _, outputs, _ = K.rnn(running_sum, x, [tf.zeros((1, 1))], mask=mask, zero_output_for_mask=True)
+    assert outputs.numpy().ravel().tolist() == [1.0, 0.0, 4.0]
+    _, outputs, _ = K.rnn(running_sum, x, [tf.zeros((1, 1))], return_all_outputs=False)
+    assert outputs.shape == (1, 1, 1)
+    with pytest.raises(ValueError, match="rank at least 3"):
+        K.rnn(running_sum, tf.ones((2, 3)), [tf.zeros((2,))])
+
+
+def test_rnn_gradient_and_tf_function():
+    w = tf.Variable(0.5)
+
+    def step(x_t, states):
+        h = tf.tanh(x_t * w + states[0])
+        return h, [h]
+
+    x = tf.constant(np.linspace(-1, 1, 6).reshape(1, 3, 2), tf.float32)
+    with tf.GradientTape() as tape:
+        loss = K.sum(K.rnn(step, x, [tf.zeros((1, 2))])[1])
+    grad = tape.gradient(loss, w).numpy()
+    eps = 1e-3
+    values = []
+    for delta in (eps, -eps):
+        w.assign(0.5 + delta)
+        values.append(float(K.sum(K.rnn(step, x, [tf.zeros((1, 2))])[1])))
+    w.assign(0.5)
+    np.testing.assert_allclose(grad, (values[0] - values[1]) / (2 * eps), rtol=1e-2)
+    traced = tf.function(lambda t: K.rnn(running_sum, t, [tf.zeros((1, 1))])[0])
+    assert traced(tf.constant([[[1.0], [2.0]]])).numpy().tolist() == [[3.0]]
+
+
+def test_switch_map_fold_and_gradients():
+    x = tf.constant([[-1.0, 2.0], [3.0, -4.0]])
+    assert K.switch(tf.constant(True), lambda: x, lambda: -x).numpy().tolist() == x.numpy().tolist()
+    assert K.switch(x > 0, x, tf.zeros_like(x)).numpy().tolist() == [[0.0, 2.0], [3.0, 0.0]]
+    assert K.switch(tf.constant([True, False]), x, -x).numpy().tolist() == [[-1.0, -2.0], [3.0, 4.0]]
+    with pytest.raises(ValueError, match="Rank of `condition`"):
+        K.switch(tf.ones((2, 2, 2)) > 0, x, x)
+    assert K.map_fn(lambda r: r * 2, x).numpy().tolist() == [[-2.0, 4.0], [6.0, -8.0]]
+    assert K.foldl(lambda a, r: a - r, tf.constant([1.0, 2.0, 3.0])).numpy() == -4.0   # (1-2)-3
+    assert K.foldr(lambda a, r: a - r, tf.constant([1.0, 2.0, 3.0])).numpy() == 0.0    # (3-2)-1
+
+    @tf.function
+    def grads(v):
+        return K.gradients(K.sum(v * v), [v])[0]
+    assert grads(tf.constant([1.0, 3.0])).numpy().tolist() == [2.0, 6.0]
+
+
+def test_ctc_by_hand():
+    sparse = K.ctc_label_dense_to_sparse(tf.constant([[1, 2, 0], [2, 0, 0]]), tf.constant([2, 1]))
+    assert sparse.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+    assert sparse.values.numpy().tolist() == [1, 2, 2]
+    # two steps, classes {0, blank}: label [0] is emitted by (0,0), (0,b), (b,0)
+    probs = tf.constant([[[0.6, 0.4], [0.3, 0.7]]])
+    cost = K.ctc_batch_cost(tf.constant([[0]]), probs, tf.constant([[2]]), tf.constant([[1]]))
+    expected = -np.log(0.6 * 0.3 + 0.6 * 0.7 + 0.4 * 0.3)
+    assert cost.shape == (1, 1)
+    np.testing.assert_allclose(cost.numpy(), [[expected]], rtol=1e-5)
+    decoded, log_prob = K.ctc_decode(probs, tf.constant([2]))
+    assert decoded[0].numpy().tolist() == [[0, -1]]                  # padded with -1
+    np.testing.assert_allclose(log_prob.numpy(), [[-np.log(0.6 * 0.7)]], rtol=1e-4)
