@@ -100,8 +100,8 @@ def fft(input, name=None):  # noqa: A002 - TF's argument name
 def ifft(input, name=None):  # noqa: A002 - TF's argument name
     """The inverse DFT over the innermost axis: exp(+2 pi i k n / N), divided by N.
 
-    >>> tf.signal.ifft(tf.constant([4, 0, 0, 0], tf.complex64))
-    <tf.Tensor: shape=(4,), dtype=complex64, numpy=array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex64)>
+    >>> tf.signal.ifft(tf.constant([4, 0, 0, 0], tf.complex64)).numpy()
+    array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex64)
     """
     return apply(IFFT, [_complex_input(input, "IFFT")])
 

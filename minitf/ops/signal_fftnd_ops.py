@@ -137,7 +137,8 @@ def _scale(x, lengths, norm, forward):
 
 @tf_export("signal.fftnd")
 def fftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
-    """The DFT of a complex tensor along `axes` (default: all), each padded/cropped to fft_length."""
+    """The DFT of a complex tensor along `axes` (default: all), each padded or cropped to
+    its fft_length."""
     x = _complex_input(input_tensor, "FFTND")
     lengths, axes = _arguments(x, fft_length, axes, False)
     return apply(FFTND, [_scale(x, lengths, norm, True)], {"fft_length": lengths, "axes": axes})

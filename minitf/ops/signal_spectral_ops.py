@@ -20,7 +20,6 @@ True
 """
 import numpy as np
 
-from ..framework import dtypes
 from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
 from .signal_window_ops import _static_int, frame, hann_window, overlap_and_add, vorbis_window

@@ -7,7 +7,6 @@ import pytest
 
 import minitf as tf
 from minitf.keras import ops
-from real_tf import run_tf_json
 
 RNG = np.random.default_rng(4)
 S = RNG.normal(size=(2, 40)).astype(np.float32)
@@ -41,13 +40,14 @@ import json, numpy as np
 from keras import ops
 RNG = np.random.default_rng(4)
 S = RNG.normal(size=(2, 40)).astype(np.float32)
-print(json.dumps({k: [list(np.shape(v)), np.asarray(v).ravel().tolist()]
-                  for k, v in ((k, eval(e)) for k, e in CASES.items())}))
+result = {k: [list(np.shape(v)), np.asarray(v).ravel().tolist()]
+          for k, v in ((k, eval(e)) for k, e in CASES.items())}
 """
+TF_SNIPPET = f"CASES = {json.dumps(CASES)}\n" + TF_CODE
 
 
-def test_equal_real_keras():
-    theirs = run_tf_json(f"CASES = {json.dumps(CASES)}\n" + TF_CODE)
+def check_against_tf(theirs):
+    """Run by test_signal_real_tf.py, which runs every tf.signal file's snippet in one TF."""
     for key, expr in CASES.items():
         mine = eval(expr, {"ops": ops, "S": tf.constant(S)}).numpy()
         shape, values = theirs[key]
