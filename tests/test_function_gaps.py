@@ -88,7 +88,8 @@ objects = {"const": tf.constant(1.0), "var": tf.Variable(1.0), "np": np.float32(
            "cf": ident.get_concrete_function(tf.TensorSpec([], tf.float32))}
 kinds = ["TensorLike", "ConcreteFunction", "GenericFunction", "PolymorphicFunction", "Callable",
          "FunctionType", "TraceType", "AtomicFunction", "SupportsTracingProtocol"]
-results["types"] = {name: [k for k in kinds if isinstance(obj, getattr(E, k))]
+results["types"] = {name: [k for k in kinds
+                           if isinstance(obj, getattr(tf.types.experimental, k))]
                     for name, obj in objects.items()}
 @tf.function
 def sig(x, y=2, *, z=None):
@@ -120,7 +121,8 @@ results["graph_def"] = [[n.op for n in kept], [names.index(i) for i in kept[3].i
                                  if not line.startswith(("name:", "input:"))) for n in kept[:4]]]
 results["types_names"] = [sorted(n for n in dir(tf.types) if not n.startswith("_")),
                           sorted(n for n in dir(E) if not n.startswith("_")),
-                          sorted(n for n in dir(E.distributed) if not n.startswith("_"))]
+                          sorted(n for n in dir(tf.types.experimental.distributed)
+                                 if not n.startswith("_"))]
 '''
 
 
