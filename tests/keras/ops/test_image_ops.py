@@ -104,6 +104,15 @@ CASES = [
     "ops.image.map_coordinates((grid * 100).astype('int32'), where, order=1)",
     "ops.image.map_coordinates(rgb[0], np.stack([where[0][..., :2], where[1][..., :2],"
     " np.ones((3, 2), 'float32')]), order=1)",
+    "ops.image.scale_and_translate(grid, (7, 9), np.array([1.5, 1.8], 'float32'),"
+    " np.array([0.3, -0.4], 'float32'), (0, 1), 'linear')",
+    "ops.image.scale_and_translate(rgb, (2, 3, 4, 3), np.array([0.6, 0.7], 'float32'),"
+    " np.array([0.0, 0.5], 'float32'), (1, 2), 'bicubic')",
+    "ops.image.scale_and_translate(rgb, (2, 3, 4, 3), np.array([0.6, 0.7], 'float32'),"
+    " np.array([0.0, 0.5], 'float32'), (1, 2), 'lanczos3', antialias=False)",
+    "ops.image.scale_and_translate(grid, (9, 6), np.array([2.0, 1.1], 'float32'),"
+    " np.array([-0.5, 0.0], 'float32'), (-2, -1), 'lanczos5')",
+    # (no integer image: Keras's TF backend then fails in its clip_by_value, uint8 vs float)
 ]
 
 EVALUATOR = """
@@ -149,7 +158,7 @@ def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
                  "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
                  "extract_patches_3d", "ssim", "resize", "perspective_transform",
-                 "map_coordinates"):
+                 "map_coordinates", "scale_and_translate"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -273,7 +282,22 @@ def test_map_coordinates_linear_mix_and_fill_modes_by_hand():
                                [20, 0])
 
 
+def test_scale_and_translate_doubles_a_grid_by_hand():
+    image = np.arange(9, dtype="float32").reshape(3, 3)
+    scale = np.array([2.0, 2.0], "float32")
+    out = ops.image.scale_and_translate(image, (5, 5), scale, -(scale / 2.0 - 0.5), (0, 1),
+                                        "linear").numpy()
+    np.testing.assert_allclose(out, 1.5 * np.arange(5)[:, None] + 0.5 * np.arange(5))
+    # integers: rounded, and kept inside the input's range (the cubic would overshoot)
+    step = tf.constant([[10, 10, 200, 200]], tf.uint8)
+    up = ops.image.scale_and_translate(step, (1, 9), [1.0, 2.2], [0.0, 0.0], (0, 1), "cubic")
+    assert up.dtype == tf.uint8
+    assert up.numpy().min() == 10 and up.numpy().max() == 200
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.scale_and_translate(tf.ones((3, 3)), (2, 2), [1.0, 1.0], [0.0, 0.0],
+                                           (0, 1), "nearest"), "method"),
     (lambda: ops.image.perspective_transform(tf.ones((4, 4, 1)), tf.ones((3, 2)),
                                              tf.ones((3, 2))), "Invalid start_points shape"),
     (lambda: ops.image.perspective_transform(tf.ones((4, 4, 1)), tf.ones((4, 2)),
