@@ -47,6 +47,8 @@ Tensor.register(_Variable)
 
 TensorLike = typing.Union[Tensor, int, float, bool, str, bytes, complex, tuple, list,
                           np.ndarray, np.generic]
+TensorLike.__doc__ = ("What TF converts to a tensor: tensors and variables, Python numbers, "
+                      "strings, bytes, tuples, lists and NumPy values (a typing.Union, as TF's).")
 tf_export("types.experimental.TensorLike")(TensorLike)
 
 
