@@ -153,7 +153,7 @@ def ctc_batch_cost(y_true, y_pred, input_length, label_length):
 
 @tf_export("keras.backend.ctc_decode")
 def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
-    """Best paths of softmax outputs as dense (batch, steps) tensors padded with -1, and log-probs."""
+    """Best paths of softmax outputs as dense (batch, steps) tensors padded with -1; log-probs."""
     num_samples, num_steps = y_pred.shape[0], y_pred.shape[1]
     log_probs = tf.math.log(tf.transpose(y_pred, perm=[1, 0, 2]) + _SETTINGS["epsilon"])
     input_length = tf.cast(input_length, tf.int32)

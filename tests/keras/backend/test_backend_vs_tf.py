@@ -1,4 +1,7 @@
-"""Every case of backend_cases.py in minitf and in real TF 2.21 (one subprocess): same values, dtypes, shapes."""
+"""Every case of backend_cases.py in minitf and in real TF 2.21 (one subprocess).
+
+Same values, dtypes and shapes; an error in TF fails the case.
+"""
 import json
 import os
 import sys
@@ -12,11 +15,11 @@ from real_tf import require_tf, run_tf_json
 sys.path.insert(0, os.path.dirname(__file__))
 from backend_cases import CASES  # noqa: E402
 
-K = tf.keras.backend
+backend = tf.keras.backend
 
 TF_SCRIPT = """
 import json, numpy as np, tensorflow as tf
-K = tf.keras.backend
+backend = tf.keras.backend
 def describe(v):
     if isinstance(v, (list, tuple)):
         return [describe(e) for e in v]
@@ -65,5 +68,5 @@ def assert_same(ours, theirs, name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_matches_real_tf(name, real):
-    ours = describe(eval(CASES[name], {"K": K, "tf": tf, "np": np}))
+    ours = describe(eval(CASES[name], {"backend": backend, "tf": tf, "np": np}))
     assert_same(ours, real[name], name)
