@@ -113,6 +113,13 @@ CASES = [
     "ops.image.scale_and_translate(grid, (9, 6), np.array([2.0, 1.1], 'float32'),"
     " np.array([-0.5, 0.0], 'float32'), (-2, -1), 'lanczos5')",
     # (no integer image: Keras's TF backend then fails in its clip_by_value, uint8 vs float)
+    # elastic_transform: only alpha=0 is comparable (minitf's stateless_normal is not
+    # bit-equal to TF's Philox draws, so seeded fields differ)
+    "ops.image.elastic_transform(big, alpha=0.0, seed=1)",
+    "ops.image.elastic_transform(big[0], alpha=0.0, sigma=2.0, interpolation='nearest',"
+    " fill_mode='constant', fill_value=0.5, seed=11)",
+    "ops.image.elastic_transform(np.transpose(big, (0, 3, 1, 2)), alpha=0.0, sigma=1.5,"
+    " fill_mode='wrap', seed=5, data_format='channels_first')",
 ]
 
 EVALUATOR = """
@@ -158,7 +165,7 @@ def test_names_live_under_keras_ops_image():
     for name in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images", "crop_images",
                  "gaussian_blur", "sobel_edges", "affine_transform", "extract_patches",
                  "extract_patches_3d", "ssim", "resize", "perspective_transform",
-                 "map_coordinates", "scale_and_translate"):
+                 "map_coordinates", "scale_and_translate", "elastic_transform"):
         assert getattr(tf.keras.ops.image, name) is getattr(ops.image, name)
 
 
@@ -295,7 +302,19 @@ def test_scale_and_translate_doubles_a_grid_by_hand():
     assert up.numpy().min() == 10 and up.numpy().max() == 200
 
 
+def test_elastic_transform_is_seeded_and_moves_pixels():
+    image = np.random.default_rng(7).random((1, 10, 10, 2)).astype("float32")
+    first = ops.image.elastic_transform(image, alpha=4.0, sigma=1.0, seed=3).numpy()
+    again = ops.image.elastic_transform(image, alpha=4.0, sigma=1.0, seed=3).numpy()
+    other = ops.image.elastic_transform(image, alpha=4.0, sigma=1.0, seed=4).numpy()
+    np.testing.assert_array_equal(first, again)
+    assert not np.allclose(first, other) and not np.allclose(first, image)
+    assert first.min() >= image.min() - 1e-6 and first.max() <= image.max() + 1e-6
+
+
 @pytest.mark.parametrize("call, message", [
+    (lambda: ops.image.elastic_transform(tf.ones((4, 4, 1)), fill_mode="mirror"), "fill_mode"),
+    (lambda: ops.image.elastic_transform(tf.ones((4, 4)), seed=1), "Invalid images rank"),
     (lambda: ops.image.scale_and_translate(tf.ones((3, 3)), (2, 2), [1.0, 1.0], [0.0, 0.0],
                                            (0, 1), "nearest"), "method"),
     (lambda: ops.image.perspective_transform(tf.ones((4, 4, 1)), tf.ones((3, 2)),
