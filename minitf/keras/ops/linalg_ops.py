@@ -204,3 +204,46 @@ def jvp(fun, primals, tangents, has_aux=False):
     jvps = outer.gradient(total, dummies, unconnected_gradients="zero")
     tangents_out = tf.nest.pack_sequence_as(outputs, jvps)
     return (outputs, tangents_out, aux) if has_aux else (outputs, tangents_out)
+
+
+def _assert_2d(x):
+    if x.shape.rank < 2:
+        raise ValueError(f"Expected input to have rank >= 2. Received input with shape {x.shape}.")
+
+
+def _assert_square(x):
+    m, n = x.shape[-2:]  # a vector fails here, with Python's unpacking error, as in Keras
+    if m != n:
+        raise ValueError(
+            f"Expected a square matrix. Received non-square input with shape {x.shape}")
+
+
+@keras_ops_export("linalg")
+def eig(x):
+    """(eigenvalues, eigenvectors as columns) of a square matrix; complex, as tf.linalg.eig."""
+    x = convert(x)
+    _assert_square(x)
+    _assert_2d(x)
+    return tf.linalg.eig(x)
+
+
+@keras_ops_export("linalg")
+def lu_factor(x):
+    """(packed LU factors, pivots) of a square matrix, as Keras' TensorFlow backend.
+
+    The pivots are tf.linalg.lu's permutation inverted: x = P L U with row i of
+    L U at row pivots[i] (for one matrix; the inversion takes a 1-D permutation).
+
+    >>> lu, pivots = ops.lu_factor(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> pivots
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
+    """
+    x = convert(x)
+    _assert_2d(x)
+    try:
+        _assert_square(x)
+    except ValueError as e:
+        raise ValueError(f"LU decomposition failed: {e}. LU decomposition is only "
+                         "supported for square matrices in Tensorflow.") from None
+    lu, p = tf.linalg.lu(x)
+    return lu, tf.math.invert_permutation(p)
