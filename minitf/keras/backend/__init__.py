@@ -1,7 +1,15 @@
-"""`tf.keras.backend`: global Keras settings and the name counters behind layer names.
+"""`tf.keras.backend`: global Keras settings, the name counters behind layer names,
+and Keras 1/2's backend functions, which Keras 3 keeps for old code.
 
 Layer and model names come from per-prefix counters: the first Dense is
 'dense', the second 'dense_1'. `clear_session()` resets them.
+
+The legacy functions (keras/src/legacy/backend.py in Keras 3.15) are thin
+wrappers over `tf.*`, split by family: `math_ops.py` (element-wise,
+comparisons, reductions), `state_ops.py` (variables, constants, shapes,
+dtypes, random), `array_ops.py` (reshaping, dot/batch_dot, padding, resizing),
+`nn_ops.py` (activations, losses, normalization), `conv_ops.py` (convolution,
+pooling) and `control_ops.py` (rnn, switch, map/fold, gradients, CTC).
 
 >>> import minitf as tf
 >>> tf.keras.backend.clear_session()
