@@ -1,5 +1,5 @@
 """tf.version: TF 2.21's six names, with minitf's honest values where minitf is not TF.
-(tests/lookup/test_lookup_real_tf.py checks VERSION and the GraphDef numbers against real
+(tests/lookup/test_tf_lookup_real_tf.py checks VERSION and the GraphDef numbers against real
 TF 2.21 in its TF subprocess.)"""
 import platform
 

@@ -1,6 +1,6 @@
 """tf.lookup static tables: KeyValueTensorInitializer, TextFileInitializer, StaticHashTable,
 StaticVocabularyTable - values, dtypes, errors, and use in tf.function and Dataset.map.
-(test_lookup_real_tf.py compares the same calls with real TF.)"""
+(test_tf_lookup_real_tf.py compares the same calls with real TF.)"""
 import pytest
 
 import minitf as tf
