@@ -26,6 +26,22 @@ def _serialize(module, obj):
     return None if obj is None else module.serialize(obj)
 
 
+WEIGHT_OPTIONS = (("kernel_initializer", initializers), ("bias_initializer", initializers),
+                  ("kernel_regularizer", regularizers), ("bias_regularizer", regularizers),
+                  ("activity_regularizer", regularizers),
+                  ("kernel_constraint", constraints), ("bias_constraint", constraints))
+
+
+def deserialize_weight_options(config):
+    """A copy of a layer's config with its initializers, regularizers and constraints made
+    into objects again (what `from_config` of Dense, EinsumDense and attention needs)."""
+    config = dict(config)
+    for key, module in WEIGHT_OPTIONS:
+        if config.get(key) is not None:
+            config[key] = module.get(config[key])
+    return config
+
+
 @tf_export("keras.layers.Dense")
 class Dense(Layer):
     """A fully connected layer: `activation(dot(inputs, kernel) + bias)`.
@@ -97,16 +113,7 @@ class Dense(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key, module in (("kernel_initializer", initializers),
-                            ("bias_initializer", initializers),
-                            ("kernel_regularizer", regularizers),
-                            ("bias_regularizer", regularizers),
-                            ("kernel_constraint", constraints),
-                            ("bias_constraint", constraints)):
-            if config.get(key) is not None:
-                config[key] = module.get(config[key])
-        return cls(**config)
+        return cls(**deserialize_weight_options(config))
 
 
 @tf_export("keras.layers.Activation")

@@ -27,7 +27,7 @@ from ...framework.tf_export import tf_export
 from .. import activations, constraints, initializers, regularizers
 from ..engine.base_layer import Layer
 from ..engine.input_spec import InputSpec
-from .core import _serialize
+from .core import _serialize, deserialize_weight_options
 
 
 def analyze_einsum_string(equation, bias_axes, input_shape, output_shape):
@@ -188,14 +188,4 @@ class EinsumDense(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key, module in (("kernel_initializer", initializers),
-                            ("bias_initializer", initializers),
-                            ("kernel_regularizer", regularizers),
-                            ("bias_regularizer", regularizers),
-                            ("activity_regularizer", regularizers),
-                            ("kernel_constraint", constraints),
-                            ("bias_constraint", constraints)):
-            if config.get(key) is not None:
-                config[key] = module.get(config[key])
-        return cls(**config)
+        return cls(**deserialize_weight_options(config))

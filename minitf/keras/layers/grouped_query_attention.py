@@ -38,7 +38,7 @@ from ..engine.keras_tensor import KerasTensor
 from ..engine.masking import get_mask
 from ..ops.numpy_array import repeat
 from .activation_layers import Softmax
-from .core import _serialize
+from .core import _serialize, deserialize_weight_options
 from .einsum_dense import EinsumDense
 from .regularization import Dropout
 
@@ -219,14 +219,4 @@ class GroupedQueryAttention(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key, module in (("kernel_initializer", initializers),
-                            ("bias_initializer", initializers),
-                            ("kernel_regularizer", regularizers),
-                            ("bias_regularizer", regularizers),
-                            ("activity_regularizer", regularizers),
-                            ("kernel_constraint", constraints),
-                            ("bias_constraint", constraints)):
-            if config.get(key) is not None:
-                config[key] = module.get(config[key])
-        return cls(**config)
+        return cls(**deserialize_weight_options(config))
