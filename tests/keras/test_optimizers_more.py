@@ -193,3 +193,12 @@ def test_same_numbers_as_real_keras():
             np.testing.assert_allclose(mine, real, rtol=1e-6, atol=1e-6, err_msg=key)
     for mine, real in zip(ours["lso"][0], theirs["lso"][0]):
         np.testing.assert_allclose(mine, real, rtol=1e-6, atol=1e-6)
+
+
+def test_tf_optimizers_is_keras_optimizers():
+    """In TF 2.21 `tf.optimizers` re-exports `tf.keras.optimizers`: the same classes and functions."""
+    keras_names = {n for n in dir(tf.keras.optimizers)  # classes and the three functions
+                   if n[0].isupper() or n in ("get", "serialize", "deserialize")}
+    assert {"Lamb", "Adafactor", "ScheduleFreeAdamW", "LossScaleOptimizer"} <= keras_names
+    for name in keras_names:
+        assert getattr(tf.optimizers, name) is getattr(tf.keras.optimizers, name), name

@@ -34,7 +34,7 @@ def _rms(x):
     return sqrt(reduce_mean(square(x)))
 
 
-@tf_export("keras.optimizers.Adafactor")
+@tf_export("keras.optimizers.Adafactor", "optimizers.Adafactor")
 class Adafactor(Optimizer):
     """Adafactor; per variable a row and a column statistic (rank >= 2) and a "velocity".
 

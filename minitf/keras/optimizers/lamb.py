@@ -21,7 +21,7 @@ from ...ops.unary_ops import sqrt, square
 from .optimizer import Optimizer
 
 
-@tf_export("keras.optimizers.Lamb")
+@tf_export("keras.optimizers.Lamb", "optimizers.Lamb")
 class Lamb(Optimizer):
     """Lamb; slots "momentum" and "velocity", as Adam.
 

@@ -40,7 +40,8 @@ _BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": Non
                   "gradient_accumulation_steps": None}
 
 
-@tf_export("keras.optimizers.LossScaleOptimizer", "keras.mixed_precision.LossScaleOptimizer")
+@tf_export("keras.optimizers.LossScaleOptimizer", "keras.mixed_precision.LossScaleOptimizer",
+           "optimizers.LossScaleOptimizer")
 class LossScaleOptimizer(Optimizer):
     """Wraps `inner_optimizer`; `initial_scale` 2**15, doubled after
     `dynamic_growth_steps` (2000) finite steps, halved on a non-finite one.

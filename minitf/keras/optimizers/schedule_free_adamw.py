@@ -28,7 +28,7 @@ from ...ops.unary_ops import sqrt, square
 from .optimizer import Optimizer
 
 
-@tf_export("keras.optimizers.ScheduleFreeAdamW")
+@tf_export("keras.optimizers.ScheduleFreeAdamW", "optimizers.ScheduleFreeAdamW")
 class ScheduleFreeAdamW(Optimizer):
     """Schedule-free AdamW; slots "momentum" (z) and "velocity".
 
