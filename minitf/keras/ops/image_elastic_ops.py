@@ -21,23 +21,10 @@ import minitf as tf
 from ._export import keras_ops_export
 from .dtype_rules import convert
 from .image_ops import gaussian_blur
-from .image_transform_ops import FILL_MODES, INTERPOLATIONS
+from .image_transform_ops import INTERPOLATIONS, check_image_args
 from .image_warp_ops import map_coordinates
 from ..layers.conv_utils import standardize_data_format
 from ..random.seed_generator import draw_seed
-
-
-def _check(images, interpolation, fill_mode):
-    if interpolation not in INTERPOLATIONS:
-        raise ValueError("Invalid value for argument `interpolation`. Expected of one "
-                         f"{INTERPOLATIONS}. Received: interpolation={interpolation}")
-    if fill_mode not in FILL_MODES:
-        raise ValueError("Invalid value for argument `fill_mode`. Expected of one "
-                         f"{FILL_MODES}. Received: fill_mode={fill_mode}")
-    if images.shape.rank not in (3, 4):
-        raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 "
-                         "(batch of images). Received input with shape: "
-                         f"images.shape={images.shape}")
 
 
 @keras_ops_export("image")
@@ -52,7 +39,7 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
     """
     data_format = standardize_data_format(data_format)
     images = convert(images)
-    _check(images, interpolation, fill_mode)
+    check_image_args(images, interpolation, fill_mode)
     dtype = images.dtype
     size = 6 * int(sigma) | 1
     unbatched = images.shape.rank == 3

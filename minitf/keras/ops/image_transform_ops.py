@@ -24,7 +24,8 @@ INTERPOLATIONS = ("nearest", "bilinear")
 FILL_MODES = ("constant", "nearest", "wrap", "reflect")  # no "mirror": TF has none
 
 
-def _check_transform_args(images, transform, interpolation, fill_mode):
+def check_image_args(images, interpolation, fill_mode):
+    """Keras's checks of an image op's interpolation, fill mode and image rank."""
     if interpolation not in INTERPOLATIONS:
         raise ValueError("Invalid value for argument `interpolation`. Expected of one "
                          f"{INTERPOLATIONS}. Received: interpolation={interpolation}")
@@ -35,6 +36,10 @@ def _check_transform_args(images, transform, interpolation, fill_mode):
         raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 "
                          "(batch of images). Received input with shape: "
                          f"images.shape={images.shape}")
+
+
+def _check_transform_args(images, transform, interpolation, fill_mode):
+    check_image_args(images, interpolation, fill_mode)
     if transform.shape.rank not in (1, 2):
         raise ValueError("Invalid transform rank: expected rank 1 (single transform) or rank 2 "
                          "(batch of transforms). Received input with shape: "
