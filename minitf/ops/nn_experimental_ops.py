@@ -12,36 +12,9 @@ any program (minitf's stateless numbers are not TF's: see minitf/ops/random_ops.
 >>> bool(tf.reduce_all(a == b)), sorted(set(a.numpy().ravel().tolist())) <= [0.0, 2.0]
 (True, True)
 """
-import numbers
-
-from ..framework.tensor import convert_to_tensor
 from ..framework.tf_export import tf_export
 from . import random_ops
-from .math_ops import cast, where
-from .nn_layer_ops import _noise_shape
-
-
-def _dropout(x, rate, noise_shape, uniform_sampler):
-    """TF's _dropout: keep where sampler(noise_shape) >= rate, scaled by 1 / (1 - rate)."""
-    is_rate_number = isinstance(rate, numbers.Real)
-    if is_rate_number and (rate < 0 or rate >= 1):
-        raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
-                         f"Received: rate={rate}")
-    x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
-                         f"Received: x_dtype=<dtype: '{x.dtype.name}'>")
-    if is_rate_number and rate == 0:
-        return x
-    if is_rate_number:
-        kept = x * convert_to_tensor(1 / (1 - rate), dtype=x.dtype)
-    else:
-        rate = cast(convert_to_tensor(rate), x.dtype)
-        if rate.shape.rank != 0:
-            raise ValueError(f"Shape {rate.shape} must have rank 0")
-        kept = x / (1 - rate)
-    keep = uniform_sampler(shape=_noise_shape(x, noise_shape), dtype=x.dtype) >= rate
-    return where(keep, kept, convert_to_tensor(0, dtype=x.dtype))
+from .nn_layer_ops import _dropout
 
 
 @tf_export("nn.experimental.stateless_dropout")

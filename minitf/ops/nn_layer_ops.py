@@ -126,6 +126,15 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     >>> sorted(set(y.numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
     True
     """
+    def sampler(shape, dtype):
+        return random_ops.uniform(shape, seed=seed, dtype=dtype)
+
+    return _dropout(x, rate, noise_shape, sampler)
+
+
+def _dropout(x, rate, noise_shape, uniform_sampler):
+    """TF's _dropout, shared with tf.nn.experimental's dropouts: keep where
+    uniform_sampler(shape=noise_shape, dtype=x.dtype) >= rate, scaled by 1 / (1 - rate)."""
     is_rate_number = isinstance(rate, numbers.Real)
     if is_rate_number and (rate < 0 or rate >= 1):
         raise ValueError("`rate` must be a scalar tensor or a float in the "
@@ -145,7 +154,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         kept = x / (1 - rate)
     else:
         raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
-    keep = random_ops.uniform(_noise_shape(x, noise_shape), seed=seed, dtype=x.dtype) >= rate
+    keep = uniform_sampler(shape=_noise_shape(x, noise_shape), dtype=x.dtype) >= rate
     return where(keep, kept, convert_to_tensor(0, dtype=x.dtype))
 
 

@@ -36,6 +36,8 @@ def test_general_dropout_uses_the_sampler():
     (tf.ones([2]), -0.1, r"`rate` must be a scalar tensor"),
     (tf.ones([2], tf.int32), 0.5, "`x.dtype` must be a floating point tensor"),
     (tf.ones([2]), tf.constant([0.5]), "must have rank 0"),
+    (tf.ones([2]), [0.5], r"`rate` must be a scalar or scalar tensor. Received: rate=\[0.5\]"),
+    (tf.ones([2]), None, "`rate` must be a scalar or scalar tensor. Received: rate=None"),
 ])
 def test_experimental_dropout_errors(x, rate, message):
     with pytest.raises(ValueError, match=message):
