@@ -237,7 +237,10 @@ MORE = ["diff(f)", "diff(f, n=2, axis=0)", "diff(i)", "diff(b)", "isin(i, [1, 3,
         "stft(d, 4, 2, 4, window=np.array([1.0, 2.0, 2.0, 1.0]))",
         "view_as_real(view_as_complex(img[..., :2]))", "view_as_real(polar(p, f))",
         "real(view_as_complex(img[..., 1:]))", "imag(polar(p, f))", "angle(polar(p, f * 0.5))",
-        "abs(view_as_complex(img[..., :2]))", "view_as_real(multiply(polar(p, g), polar(p, f)))"]
+        "abs(view_as_complex(img[..., :2]))", "view_as_real(multiply(polar(p, g), polar(p, f)))",
+        "view(f, 'int32')", "view(i, 'int16')", "view(i8, 'int32')", "view(f, 'uint8')",
+        "view(d, 'float32')", "view(h, 'int16')", "view(u8[:, :2], 'float16')", "view(f)",
+        "view(np.float32(1.5), 'int32')", "view(i[:, :2], 'int64')", "view(f[0:1, :], 'int64')"]
 
 TABLE = [*NAN, *MORE, *UNARY_FLOAT, *UNARY_DTYPES, *BINARY, *PROMOTION, *ARRAY, *REDUCTIONS, *CREATION,
          *PRODUCTS, *NN, *LINALG, *CORE]
