@@ -1,4 +1,4 @@
-"""tf.keras.utils.get_file (local files only in minitf), the top-level tf.keras base-class
+"""tf.keras.utils.get_file (copies of local files; downloads: tests/keras/datasets), the top-level tf.keras base-class
 aliases and the keras.preprocessing.image namespace."""
 import hashlib
 
@@ -28,15 +28,11 @@ def test_get_file_copies_once_and_checks_hashes(tmp_path, capsys):
                              cache_dir=cache)
 
 
-def test_get_file_refuses_downloads_and_paths(tmp_path):
-    with pytest.raises(ValueError, match="reads local files only"):
-        keras.utils.get_file(origin="https://example.com/data.zip", cache_dir=tmp_path)
+def test_get_file_refuses_paths_and_a_missing_origin(tmp_path):
     with pytest.raises(ValueError, match="Paths are no longer accepted"):
         keras.utils.get_file("a/b.txt", origin="file:///etc/hostname", cache_dir=tmp_path)
     with pytest.raises(ValueError, match='specify the "origin"'):
         keras.utils.get_file("x")
-    with pytest.raises(NotImplementedError, match="does not extract"):
-        keras.utils.get_file("x.tar", origin="file:///x.tar", extract=True, cache_dir=tmp_path)
 
 
 def test_top_level_aliases():

@@ -1,8 +1,13 @@
-"""`tf.keras.datasets`: small datasets that load offline, with TF's `load_data()` shape.
+"""`tf.keras.datasets`: TF's eight downloaded datasets, and minitf's small offline ones.
 
-Real TensorFlow downloads its datasets (MNIST, CIFAR-10, IMDB, Boston housing,
-...) on first use. minitf has no network at run time, so it ships small real
-datasets inside the package and generates the rest deterministically:
+TensorFlow's datasets - `mnist`, `fashion_mnist`, `cifar10`, `cifar100`,
+`imdb`, `reuters`, `boston_housing`, `california_housing` - download on first
+use into `~/.keras/datasets` (`tf.keras.utils.get_file`, the same URLs and
+file hashes as Keras) and load exactly as Keras loads them. Their pickled
+parts are read without running code from the file (`_safe_pickle`).
+
+The lessons run without a network, so minitf also ships small real datasets
+inside the package and generates the rest deterministically:
 
 - `digits`: 1797 handwritten digits, 8×8 pixels (UCI optdigits, CC BY 4.0) -
   minitf's MNIST;
@@ -20,3 +25,5 @@ files, in `minitf/keras/datasets/data/README.md`.
 ((1437, 8, 8), (360,))
 """
 from . import digits, iris, reviews, synthetic, wine  # noqa: F401
+from . import (boston_housing, california_housing, cifar10, cifar100, fashion_mnist,  # noqa: F401
+               imdb, mnist, reuters)
