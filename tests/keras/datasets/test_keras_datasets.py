@@ -122,6 +122,9 @@ def test_shapes_dtypes_and_index_rules_without_tf(files, monkeypatch):
         assert datasets.cifar10.load_data()[0][0].shape == (10, 3, 32, 32)
     finally:
         tf.keras.backend.set_image_data_format("channels_last")
+    _patch_get_file(monkeypatch, "fashion_mnist", files)
+    (x, y), (xt, yt) = datasets.fashion_mnist.load_data()
+    assert x.shape == (4, 28, 28) and yt.shape == (2,) and x.dtype == yt.dtype == np.uint8
     _patch_get_file(monkeypatch, "imdb", files)
     (x, y), _ = datasets.imdb.load_data(num_words=10, skip_top=5, oov_char=2)
     assert x.dtype == object and all(t[0] == 2 for t in x)  # start_char 1 < skip_top: oov too
