@@ -15,6 +15,7 @@ from .framework import function as _function  # noqa: F401 - registers tf.functi
 from . import autograph  # noqa: F401 - tf.autograph; sets tf.function's AutoGraph converter
 from . import grappler  # noqa: F401 - tf.grappler, tf.config.optimizer; sets Function.optimizer
 from .framework import config_devices as _config_devices  # noqa: F401 - tf.device, tf.config
+from .framework import traceback_utils as _traceback_utils  # tf.debugging's traceback filtering
 from . import module  # noqa: F401 - tf.Module
 # tf.data, tf.keras, tf.summary, tf.saved_model, tf.train, tf.io, tf.distribute and
 # tf.feature_column are imported on first use: see __getattr__ below.
@@ -43,6 +44,7 @@ def __dir__():
 
 
 _api.go_live()
+_traceback_utils.install()  # errors show the learner's frames, not minitf's (see the module)
 _module = _api.namespace
 _module("dtypes").__dict__.update(
     {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, uint16,

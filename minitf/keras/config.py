@@ -22,6 +22,7 @@ exports scattered over Keras.
 """
 import os as _os
 
+from ..framework import traceback_utils
 from ..framework.tf_export import tf_export
 
 _BACKENDS = ("tensorflow", "jax", "torch", "numpy", "openvino")
@@ -33,8 +34,7 @@ def _int_or_none(name):
 
 
 _STATE = {"max_epochs": _int_or_none("KERAS_MAX_EPOCHS"),
-          "max_steps_per_epoch": _int_or_none("KERAS_MAX_STEPS_PER_EPOCH"),
-          "traceback_filtering": True}
+          "max_steps_per_epoch": _int_or_none("KERAS_MAX_STEPS_PER_EPOCH")}
 
 
 @tf_export("keras.config.backend")
@@ -101,14 +101,16 @@ def max_steps_per_epoch():
 
 @tf_export("keras.config.enable_traceback_filtering")
 def enable_traceback_filtering():
-    """Keras hides its own frames in tracebacks; minitf never hides frames (a learner
-    should see them), so this only sets the flag `is_traceback_filtering_enabled` reads."""
-    _STATE["traceback_filtering"] = True
+    """Hide the frames of minitf's Keras (minitf/keras/) in error tracebacks, the default.
+
+    As in Keras 3, this switch is Keras's own: `tf.debugging`'s hides the rest of
+    minitf's frames (framework/traceback_utils.py)."""
+    traceback_utils.keras_filtering["enabled"] = True
 
 
 @tf_export("keras.config.disable_traceback_filtering")
 def disable_traceback_filtering():
-    """Clear the traceback-filtering flag (minitf shows every frame either way).
+    """Show the frames of minitf's Keras in error tracebacks.
 
     >>> import minitf as tf
     >>> tf.keras.config.disable_traceback_filtering()
@@ -116,13 +118,13 @@ def disable_traceback_filtering():
     False
     >>> tf.keras.config.enable_traceback_filtering()
     """
-    _STATE["traceback_filtering"] = False
+    traceback_utils.keras_filtering["enabled"] = False
 
 
 @tf_export("keras.config.is_traceback_filtering_enabled")
 def is_traceback_filtering_enabled():
-    """The flag: True by default, as in Keras."""
-    return _STATE["traceback_filtering"]
+    """Whether Keras's frames are hidden: True by default, as in Keras."""
+    return traceback_utils.keras_filtering["enabled"]
 
 
 @tf_export("keras.config.enable_unsafe_deserialization")
