@@ -126,11 +126,17 @@ class SymbolicTensor(Tensor):
             "may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
             "supported.")
 
+    def __hash__(self):  # as TF: a TF1 graph's tensors are feed_dict keys; a function's are not
+        if self.graph.building_function:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
+
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    def __str__(self):
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+    def __str__(self):  # TF leaves out an unknown shape
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
 
 class Node:
@@ -157,6 +163,10 @@ class Node:
 
 class Graph:
     """An ordered list of nodes with its inputs (placeholders) and outputs."""
+
+    # True for the graphs minitf traces (functions, branches, loop bodies), like TF's
+    # FuncGraph; a TF1 graph (tf.compat.v1.Graph, minitf/compat/v1) sets False.
+    building_function = True
 
     def __init__(self, name="graph"):
         self.name = name
