@@ -27,7 +27,7 @@ import weakref
 
 import numpy as np
 
-from . import context, dtypes, errors, nest, retracing
+from . import composite_tensor, context, dtypes, errors, nest, retracing
 from .executor import compile_graph, run
 from .graph import Graph, SymbolicTensor, replay
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -194,7 +194,7 @@ class Function:
     def _concrete_for(self, args, kwargs):
         arguments = self._bind(args, kwargs)
         if self._input_signature is not None:  # one trace, for the signature's specs
-            tensors = [a for a in nest.flatten(arguments) if isinstance(a, (Tensor, TensorSpec))]
+            tensors = _flat_tensors(arguments)
             concrete = self._cache.get("signature")
             if concrete is None:
                 concrete = self._cache["signature"] = self._trace((self._input_signature, {}))
@@ -203,7 +203,7 @@ class Function:
         concrete = self._cache.get(key) or self._dispatch.get(key)
         if concrete is None:
             concrete = self._reuse_or_trace(key, arguments)
-        return concrete, [a for a in nest.flatten(arguments) if isinstance(a, (Tensor, TensorSpec))]
+        return concrete, _flat_tensors(arguments)
 
     def _reuse_or_trace(self, key, arguments):
         """The most specific trace whose types include these arguments' (a trace for
@@ -256,18 +256,51 @@ class Function:
                 f"{len(self._input_signature)} argument(s), as its input_signature says.")
         bound = []
         for name, value, spec in zip(names, values, self._input_signature):
+            if composite_tensor.is_composite_spec(spec):
+                bound.append(self._bind_composite(name, value, spec, args, kwargs))
+                continue
             tensor = value if isinstance(value, TensorSpec) else convert_to_tensor(
                 value, dtype_hint=spec.dtype)
             if not spec.is_compatible_with(tensor):
-                given = tensor if isinstance(tensor, TensorSpec) else TensorSpec.from_tensor(tensor)
-                raise TypeError(
-                    f"Binding inputs to tf.function failed due to `Can not cast {given!r} to "
-                    f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
-                    f"signature: ({_signature_text(names, self._input_signature)}). The "
-                    f"input_signature of {self._name}() fixes the dtype and rank of '{name}' "
-                    "and its known dimensions; None dimensions accept any size.")
+                self._refuse_binding(name, tensor, spec, args, kwargs)
             bound.append(tensor)
         return tuple(bound), {}
+
+    def _refuse_binding(self, name, given, spec, args, kwargs):
+        given = given if isinstance(given, TensorSpec) else TensorSpec.from_tensor(given)
+        names = _parameter_names(self._python_function, len(self._input_signature))
+        raise TypeError(
+            f"Binding inputs to tf.function failed due to `Can not cast {given!r} to "
+            f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
+            f"signature: ({_signature_text(names, self._input_signature)}). The "
+            f"input_signature of {self._name}() fixes the dtype and rank of '{name}' "
+            "and its known dimensions; None dimensions accept any size.")
+
+    def _bind_composite(self, name, value, spec, args, kwargs):
+        """A RaggedTensor/SparseTensor argument checked against its spec component by
+        component, as TF does (so TF's message names the first component that differs)."""
+        if composite_tensor.is_composite_spec(value):
+            value_spec = value
+        elif isinstance(value, spec.value_type):
+            value_spec = value._type_spec
+        else:
+            names = _parameter_names(self._python_function, len(self._input_signature))
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{type(value).__name__} "
+                f"{value!r} is not a {spec.value_type.__name__}`. Received args: "
+                f"{tuple(args)!r} and kwargs: {kwargs!r} for signature: "
+                f"({_signature_text(names, self._input_signature)}). '{name}' must be a "
+                f"{spec.value_type.__name__} (its input_signature holds a "
+                f"{type(spec).__name__}).")
+        wanted = spec._component_specs
+        given_parts = composite_tensor.components(value)  # TF names the value's own parts
+        for given, want in zip(given_parts, wanted):
+            if not want.is_compatible_with(given):
+                self._refuse_binding(name, given, want, args, kwargs)
+        if len(value_spec._component_specs) != len(wanted) or not spec.is_compatible_with(
+                value_spec):
+            self._refuse_binding(name, value_spec, spec, args, kwargs)
+        return value
 
     # --- tracing ------------------------------------------------------------------------
     def _trace(self, arguments):
@@ -295,7 +328,8 @@ class Function:
             result = self._traceable()(*args, **kwargs)
             outputs = nest.map_structure(
                 lambda r: _as_output(graph, r, self._python_function), result)
-        graph.outputs = [t for t in nest.flatten(outputs) if isinstance(t, SymbolicTensor)]
+        graph.outputs = [t for t in composite_tensor.expand(nest.flatten(outputs))
+                         if isinstance(t, SymbolicTensor)]
         concrete = ConcreteFunction(graph, outputs, _signature(arguments))
         concrete._traced_for = (self._python_function, arguments)  # for function_type
         for observe in trace_observers:  # tf.summary.trace_on collects the traced graphs
@@ -326,7 +360,8 @@ class ConcreteFunction:
         return self.graph.name
 
     def __call__(self, *args, **kwargs):
-        tensors = [convert_to_tensor(a) for a in nest.flatten((args, kwargs))]
+        tensors = [convert_to_tensor(a) for a in composite_tensor.expand(
+            nest.flatten((args, kwargs)))]
         if len(tensors) != len(self.graph.inputs):
             raise TypeError(f"{self.name} expected {len(self.graph.inputs)} tensor argument(s), "
                             f"got {len(tensors)}.")
@@ -356,7 +391,10 @@ class ConcreteFunction:
         if len(outputs) == 1 and self.structured_outputs is outputs[0]:
             return results[0]  # a single tensor out: no structure to rebuild
         by_id = dict(zip(map(id, self.graph.outputs), results))
-        return nest.map_structure(lambda o: by_id.get(id(o), o), self.structured_outputs)
+        leaves = nest.flatten(self.structured_outputs)
+        flat = [by_id.get(id(o), o) for o in composite_tensor.expand(leaves)]
+        return nest.pack_sequence_as(self.structured_outputs,
+                                     composite_tensor.rebuild(leaves, flat))
 
     def _compile(self):
         """Optimize the graph with the current grappler options and plan it (again when
@@ -410,13 +448,13 @@ def _as_argument(value):
     """NumPy arrays are passed to traced functions as tensors, as in TF."""
     if isinstance(value, np.ndarray):
         return convert_to_tensor(value)
-    if type(value).__name__ == "RaggedTensor":  # minitf/ragged: not taken apart here yet
-        raise TypeError(
-            "minitf's tf.function cannot take a RaggedTensor argument yet (TensorFlow takes "
-            "it apart into its flat_values and row_splits): pass rt.flat_values and the row "
-            "lengths as a Python list, rt.row_lengths().numpy().tolist(), and rebuild it "
-            "inside with tf.RaggedTensor.from_row_lengths.")
     return value
+
+
+def _flat_tensors(arguments):
+    """The tensors (or TensorSpecs) a call passes to the graph, composites taken apart."""
+    return [a for a in composite_tensor.expand(nest.flatten(arguments))
+            if isinstance(a, (Tensor, TensorSpec))]
 
 
 def _plain_arity(function):
@@ -474,6 +512,10 @@ def _trace_type(arguments):
         if isinstance(leaf, (Tensor, TensorSpec)):
             shapes.append(None if leaf.shape.rank is None else tuple(leaf.shape.dims))
             return _TensorSlot(leaf.dtype.name)
+        if composite_tensor.is_composite(leaf) or composite_tensor.is_composite_spec(leaf):
+            spec = composite_tensor.spec_of(leaf)  # a RaggedTensorSpec's shape relaxes too
+            shapes.append(None if spec.shape.rank is None else tuple(spec.shape.dims))
+            return _TensorSlot(spec._trace_kind())
         return leaf
 
     return _cache_key(nest.map_structure(slot, arguments)), tuple(shapes)
@@ -484,6 +526,8 @@ def _with_shapes(arguments, shapes):
     shapes = iter(shapes)
 
     def spec(leaf):
+        if composite_tensor.is_composite(leaf) or composite_tensor.is_composite_spec(leaf):
+            return composite_tensor.spec_of(leaf)._with_shape(next(shapes))
         if not isinstance(leaf, (Tensor, TensorSpec)):
             return leaf
         return TensorSpec(next(shapes), leaf.dtype,
@@ -501,6 +545,8 @@ def _cache_key(arguments):
     def key(leaf):
         if isinstance(leaf, (Tensor, TensorSpec)):
             return _spec_key(leaf)
+        if composite_tensor.is_composite(leaf) or composite_tensor.is_composite_spec(leaf):
+            return ("composite", repr(composite_tensor.spec_of(leaf)))
         if getattr(leaf, "_is_variable", False):
             return ("variable", id(leaf))
         try:
@@ -551,13 +597,15 @@ def _placeholders(graph, arguments, function):
 
     def make(name, value):
         flat = nest.flatten(value)
-        names = [name] if len(flat) == 1 else [f"{name}_{i}" for i in range(len(flat))]
-        return nest.pack_sequence_as(value, [
+        parts = composite_tensor.expand(flat)  # a RaggedTensor: flat_values, row_splits
+        names = [name] if len(parts) == 1 else [f"{name}_{i}" for i in range(len(parts))]
+        inputs = [
             graph.placeholder(leaf.shape, leaf.dtype,
                               getattr(leaf, "name", None) if isinstance(leaf, TensorSpec) and
                               leaf.name else n)
             if isinstance(leaf, (Tensor, TensorSpec)) else leaf
-            for n, leaf in zip(names, flat)])
+            for n, leaf in zip(names, parts)]
+        return nest.pack_sequence_as(value, composite_tensor.rebuild(flat, inputs))
 
     names = _parameter_names(function, len(args))
     return (tuple(make(n, a) for n, a in zip(names, args)),
@@ -591,19 +639,17 @@ def _as_output(graph, value, function=None):
         return value
     if isinstance(value, (int, float, bool, str, bytes, np.generic, np.ndarray)):
         return graph.constant(convert_to_tensor(value))
-    if getattr(value, "_is_composite_tensor", False):  # tf.SparseTensor, tf.RaggedTensor
-        how = ("rt.to_tensor() of it, or its flat_values and row_splits as tensors"
-               if type(value).__name__ == "RaggedTensor" else "tf.sparse.to_dense(...) of it, "
-               "or its indices, values and dense_shape as three tensors")
-        raise TypeError(
-            f"minitf's tf.function cannot return a {type(value).__name__} yet (TensorFlow "
-            f"can): return {how}.")
+    if composite_tensor.is_composite(value):  # tf.SparseTensor, tf.RaggedTensor: its parts
+        parts = [_as_output(graph, t, function) for t in composite_tensor.components(value)]
+        return composite_tensor.spec_of(value)._from_components(parts)
     return value
 
 
 def _signature(arguments):
     """TF's structured_input_signature: tensors as TensorSpecs, Python values as they are."""
     def spec(leaf):
+        if composite_tensor.is_composite(leaf) or composite_tensor.is_composite_spec(leaf):
+            return composite_tensor.spec_of(leaf)
         return TensorSpec(leaf.shape, leaf.dtype, getattr(leaf, "name", None)) \
             if isinstance(leaf, (Tensor, TensorSpec)) else leaf
 

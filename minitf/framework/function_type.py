@@ -25,7 +25,7 @@ keyed by a number of its own; minitf uses the variable's `id`). In TensorFlow th
 """
 import inspect
 
-from . import nest
+from . import composite_tensor, nest
 
 
 class _Text:
@@ -45,6 +45,8 @@ def type_text(value):
     if isinstance(value, (Tensor, TensorSpec)):
         name = value.name if isinstance(value, TensorSpec) else None
         return repr(TensorSpec(value.shape, value.dtype, name))
+    if composite_tensor.is_composite(value) or composite_tensor.is_composite_spec(value):
+        return repr(composite_tensor.spec_of(value))  # RaggedTensorSpec(...), SparseTensorSpec
     if isinstance(value, dict):
         items = sorted(value.items(), key=lambda item: repr(item[0]))
         return "Dict[" + ", ".join(f"[{k!r}, {type_text(v)}]" for k, v in items) + "]"

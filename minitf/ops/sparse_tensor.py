@@ -22,10 +22,9 @@ rest of `tf.sparse` lives beside this file: sparse_reorder_ops.py (reorder,
 reshape, transpose, from_dense, ...), sparse_concat_ops.py (concat, split,
 slice), sparse_math_ops.py (add, reductions, softmax, `st * dense`) and
 sparse_matmul_ops.py (sparse_dense_matmul, segment sums, bincount, cross).
-In TensorFlow a SparseTensor is a `CompositeTensor` that `tf.function` and
-`tf.data` take apart into its three tensors; minitf's passes through
-eager code and within a traced function, not yet across `tf.function` or
-`Dataset.map` boundaries.
+A SparseTensor is a *composite tensor*, as in TensorFlow: `tf.function` and
+`tf.data` take it apart into its three tensors and build it again on the other
+side (its `_type_spec` is a `tf.SparseTensorSpec`; framework/composite_tensor.py).
 """
 import numpy as np
 
@@ -47,7 +46,8 @@ def _check_rank(tensor, rank):
 class SparseTensor:
     """`indices` (int64 [N, rank]), `values` ([N]) and `dense_shape` (int64 [rank])."""
 
-    _is_composite_tensor = True  # tf.function refuses to return one (framework/function.py)
+    _is_composite_tensor = True  # taken apart by tf.function and tf.data (its _type_spec)
+    _static_shape = None  # what a SparseTensorSpec knows when dense_shape is traced
 
     def __init__(self, indices, values, dense_shape):
         self._indices = convert_to_tensor(indices, dtype=dtypes.int64)
@@ -78,8 +78,17 @@ class SparseTensor:
 
     @property
     def shape(self):
-        """The static shape: known where `dense_shape` is a constant."""
-        return constant_value_as_shape(self._dense_shape)
+        """The static shape: known where `dense_shape` is a constant (or a spec says)."""
+        shape = constant_value_as_shape(self._dense_shape)
+        if self._static_shape is not None and shape.is_compatible_with(self._static_shape):
+            shape = shape.merge_with(self._static_shape)
+        return shape
+
+    @property
+    def _type_spec(self):
+        """The tf.SparseTensorSpec of this value (TF's CompositeTensor._type_spec)."""
+        from .sparse_tensor_spec import SparseTensorSpec
+        return SparseTensorSpec.from_value(self)
 
     def get_shape(self):
         return self.shape
@@ -106,9 +115,7 @@ def _refuse_conversion(value, dtype=None):
     """TF's error for a SparseTensor where a Tensor is needed, plus where minitf differs."""
     raise ValueError(
         f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a "
-        "Tensor. Use tf.sparse.to_dense(...) to get a dense tensor. (In minitf a SparseTensor "
-        "cannot yet leave a Dataset.map function or a tf.function, as TensorFlow's can: "
-        "densify it inside the function.)")
+        "Tensor. Use tf.sparse.to_dense(...) to get a dense tensor.")
 
 
 register_tensor_conversion_function(SparseTensor, _refuse_conversion)

@@ -13,10 +13,15 @@ True
 >>> spec.is_compatible_with(tf.SparseTensorSpec([2, 3], tf.int32))
 False
 
-In TensorFlow a tf.function's `input_signature` may hold one; minitf's
-tf.function does not take SparseTensors apart yet (see sparse_tensor.py).
+A tf.function's `input_signature` may hold one, and tf.data's `element_spec`
+shows one for SparseTensor elements. Both take a SparseTensor apart into its
+three tensors and build it again (framework/composite_tensor.py):
+
+>>> spec._component_specs
+[TensorSpec(shape=(None, 2), dtype=tf.int64, name=None), TensorSpec(shape=(None,), dtype=tf.float32, name=None), TensorSpec(shape=(2,), dtype=tf.int64, name=None)]
 """
 from ..framework import dtypes
+from ..framework.function import TensorSpec
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .sparse_tensor import SparseTensor
@@ -68,6 +73,31 @@ class SparseTensorSpec:
             else:
                 shape = shape.most_specific_compatible_shape(other.shape)
         return SparseTensorSpec(shape, self._dtype)
+
+    # ----- the composite-tensor protocol (TF's TypeSpec methods) ------------------------------
+    @property
+    def _component_specs(self):
+        """`indices` [N, rank], `values` [N] and `dense_shape` [rank]."""
+        rank = self._shape.rank
+        return [TensorSpec([None, rank], dtypes.int64), TensorSpec([None], self._dtype),
+                TensorSpec([rank], dtypes.int64)]
+
+    def _to_components(self, value):
+        return [value.indices, value.values, value.dense_shape]
+
+    def _from_components(self, tensors):
+        result = SparseTensor(*tensors)
+        if self._shape.rank is not None:  # what the spec knows, where dense_shape is traced
+            result._static_shape = self._shape
+        return result
+
+    def _with_shape(self, shape):
+        """This spec with another (relaxed) shape: what reduce_retracing traces for."""
+        return SparseTensorSpec(shape, self._dtype)
+
+    def _trace_kind(self):
+        """What must match exactly for one trace to serve another (the shape may relax)."""
+        return ("SparseTensorSpec", self._dtype.name)
 
     def _key(self):
         dims = None if self._shape.rank is None else tuple(self._shape.as_list())

@@ -14,16 +14,16 @@
 * ragged_math.py - element-wise math and reductions; ragged_dispatch.py makes
   `tf.add`, `tf.reduce_sum`, ... accept a RaggedTensor;
 * ragged_tensor_spec.py - `tf.RaggedTensorSpec`;
-* dynamic_ragged_shape.py - what `tf.shape` of a RaggedTensor returns.
+* dynamic_ragged_shape.py - what `tf.shape` of a RaggedTensor returns;
+* ragged_graph.py - the row partition as graph ops, when it is traced.
 
 minitf computes row partitions with NumPy, eagerly; the values flow through
-ordinary ops, so gradients reach them and a function traced with
-`tf.function` may build RaggedTensors from traced values when the partition is
-known while tracing. `tf.data` batches, slices and unbatches RaggedTensors
-(minitf/data/ragged_batch.py). Not yet, where TensorFlow can: a RaggedTensor
-as a `tf.function` argument or result (`input_signature` with a
-RaggedTensorSpec), row partitions computed inside a graph, and `Dataset.map`
-of elements that are RaggedTensors - each is a clear error saying what to do.
+ordinary ops, so gradients reach them. A RaggedTensor crosses `tf.function`
+and `tf.data` as TF's composite tensors do - taken apart into `flat_values`
+and `row_splits` (its `tf.RaggedTensorSpec` says how) - and inside a traced
+graph, where the splits are symbolic, ragged_graph.py gives the row lengths,
+`to_tensor` and reductions over axis 1 from graph ops. Uses that need the
+splits' values while tracing (indexing rows, `to_list`) say so clearly.
 """
 from . import ragged_tensor  # noqa: F401
 from . import ragged_factory_ops  # noqa: F401

@@ -31,7 +31,7 @@ def _lengths(rt):
         if part.uniform_row_length is not None:
             lengths.append(int(part.uniform_row_length.numpy()))
         else:
-            lengths.append(tuple(int(n) for n in np.diff(part.row_splits.numpy())))
+            lengths.append(tuple(int(n) for n in np.diff(part._splits())))
     return lengths + rt.flat_values.shape.as_list()[1:]
 
 

@@ -25,6 +25,7 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import broadcast_to, concat, reshape
 from ..ops.gather_ops import boolean_mask, gather
 from ..ops.sparse_tensor import SparseTensor
+from . import ragged_graph
 from .ragged_tensor import RaggedTensor
 
 
@@ -73,7 +74,7 @@ def _dense(rt, default, dims):
         values = _dense(values, default, [None] + inner)
     else:
         values = _fit_dense(values, default, inner)
-    splits = rt.row_splits.numpy().astype(np.int64)
+    splits = rt._splits().astype(np.int64)
     lengths = np.diff(splits)
     nrows = len(lengths) if dims[0] is None else dims[0]
     width = (int(lengths.max()) if lengths.size else 0) if dims[1] is None else dims[1]
@@ -104,6 +105,8 @@ def to_tensor(rt, default_value=None, shape=None):
                 "names one size, or None, per axis of the ragged tensor.)")
         if shape.rank is not None:
             dims = shape.as_list()
+    if ragged_graph.is_traced(rt):  # inside tf.function / Dataset.map
+        return ragged_graph.to_tensor(rt, default, None if shape is None else dims)
     return _dense(rt, default, dims)
 
 
@@ -168,12 +171,12 @@ def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1,
 # --- SparseTensor ---------------------------------------------------------------------------
 def _value_positions(rt):
     """For each row of flat_values, its (row, column, ...) index in the ragged tensor."""
-    splits = rt.row_splits.numpy().astype(np.int64)
+    splits = rt._splits().astype(np.int64)
     rowids = np.repeat(np.arange(len(splits) - 1), np.diff(splits))
     positions = np.stack([rowids, np.arange(splits[-1]) - splits[rowids]], axis=1)
     values = rt.values
     while isinstance(values, RaggedTensor):
-        splits = values.row_splits.numpy().astype(np.int64)
+        splits = values._splits().astype(np.int64)
         rowids = np.repeat(np.arange(len(splits) - 1), np.diff(splits))
         columns = (np.arange(splits[-1]) - splits[rowids])[:, None]
         positions = np.concatenate([positions[rowids], columns], axis=1)

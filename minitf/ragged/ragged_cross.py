@@ -40,7 +40,7 @@ def _rows(value, i):
             raise errors.InvalidArgumentError(
                 None, "RaggedCross", "tf.ragged.cross only supports inputs with rank=2. "
                 "[Op:RaggedCross]")
-        dtype, flat, splits = value.dtype, value.flat_values.numpy(), value.row_splits.numpy()
+        dtype, flat, splits = value.dtype, value.flat_values.numpy(), value._splits()
         rows = [flat[splits[r]:splits[r + 1]].tolist() for r in range(len(splits) - 1)]
     elif isinstance(value, SparseTensor):
         dtype = value.dtype

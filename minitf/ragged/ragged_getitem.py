@@ -58,7 +58,7 @@ def ragged_getitem(rt, key):
 def take_rows(rt, rows):
     """The rows `rows` (an int array) of a RaggedTensor, as a RaggedTensor."""
     rows = np.asarray(rows, dtype=np.int64)
-    splits = rt.row_splits.numpy().astype(np.int64)
+    splits = rt._splits().astype(np.int64)
     starts, lengths = splits[rows], splits[rows + 1] - splits[rows]
     value_index = (np.concatenate([np.arange(s, s + n) for s, n in zip(starts, lengths)])
                    if len(rows) else np.zeros(0, np.int64)).astype(np.int64)
@@ -81,7 +81,7 @@ def _row(rt, i):
     if not -n <= i < n:
         raise IndexError(f"Row key {i} out of bounds (the tensor has {n} rows).")
     i %= n
-    splits = rt.row_splits.numpy()
+    splits = rt._splits()
     index = np.arange(splits[i], splits[i + 1])
     return take_values(rt.values, index)
 
@@ -121,7 +121,7 @@ def _inner(rt, key):
         raise ValueError("Cannot index into an inner ragged dimension. (Rows differ in "
                          "length, so one position is not in every row: slice instead, e.g. "
                          "rt[:, :1], or use rt.to_tensor() first.)")
-    splits = rt.row_splits.numpy().astype(np.int64)
+    splits = rt._splits().astype(np.int64)
     pieces = [np.arange(splits[i], splits[i + 1])[first] for i in range(len(splits) - 1)]
     lengths = np.array([len(p) for p in pieces], dtype=np.int64)
     index = np.concatenate(pieces).astype(np.int64) if pieces else np.zeros(0, np.int64)

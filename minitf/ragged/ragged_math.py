@@ -33,6 +33,8 @@ from ..framework import dtypes, errors
 from ..framework.tensor import convert_to_tensor
 from ..ops import array_ops, math_ops, reduction_ops
 from ..ops.gather_ops import gather
+from ..framework.graph import SymbolicTensor
+from . import ragged_graph
 from .ragged_tensor import RaggedTensor, is_ragged
 
 
@@ -51,6 +53,14 @@ def _same_rows(x, y):
                          "cannot be combined element-wise in minitf (TensorFlow can broadcast "
                          "some such pairs).")
     for a, b in zip(x.nested_row_splits, y.nested_row_splits):
+        if a is b:  # the same partition (as inside a traced function): nothing to check
+            continue
+        if isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor):
+            raise ValueError(
+                "minitf combines two RaggedTensors whose row partitions are traced only "
+                "when they share the same row_splits tensor (as `rt * rt` or "
+                "`rt.with_flat_values(...)` do); TensorFlow checks other pairs when the "
+                "graph runs.")
         a, b = a.numpy(), b.numpy()
         if not np.array_equal(a, b):
             raise _splits_error(a, b)
@@ -58,11 +68,11 @@ def _same_rows(x, y):
 
 def _outer_row_of_values(rt):
     """For each row of flat_values, the index of the top-level row it belongs to."""
-    splits = rt.row_splits.numpy().astype(np.int64)
+    splits = rt._splits().astype(np.int64)
     owner = np.repeat(np.arange(len(splits) - 1), np.diff(splits))
     values = rt.values
     while is_ragged(values):
-        splits = values.row_splits.numpy().astype(np.int64)
+        splits = values._splits().astype(np.int64)
         owner = owner[np.repeat(np.arange(len(splits) - 1), np.diff(splits))]
         values = values.values
     return owner
@@ -79,7 +89,7 @@ def _dense_as_flat(rt, dense):
                          f"RaggedTensor of rank {rank}.")
     dims = [1] * (rank - dense.shape.rank) + dense.shape.as_list()
     dense = array_ops.reshape(dense, dims)
-    lengths = [np.diff(p.row_splits.numpy()) for p in rt._partitions()]
+    lengths = [np.diff(p._splits()) for p in rt._partitions()]
     for axis in range(1, rt.ragged_rank + 1):
         if dims[axis] != 1:  # only a size shared by every row could broadcast here
             rows = lengths[axis - 1]
@@ -152,11 +162,11 @@ def segment_reduce(kind, data, ids, num):
     ids = np.asarray(ids, dtype=np.int64)
     if not is_ragged(data):
         return _dense_segment_reduce(kind, data, ids, num)
-    lengths = np.diff(data.row_splits.numpy().astype(np.int64))
+    lengths = np.diff(data._splits().astype(np.int64))
     out_lengths = np.zeros(num, np.int64)
     np.maximum.at(out_lengths, ids, lengths)
     out_splits = np.concatenate([[0], np.cumsum(out_lengths)])
-    splits = data.row_splits.numpy().astype(np.int64)
+    splits = data._splits().astype(np.int64)
     value_row = np.repeat(np.arange(len(lengths)), lengths)
     value_ids = np.arange(splits[-1]) - splits[value_row] + out_splits[ids[value_row]]
     values = segment_reduce(kind, data.values, value_ids, int(out_splits[-1]))
@@ -167,11 +177,14 @@ def _reduce_axis(kind, rt, axis):
     if not is_ragged(rt):
         return _DENSE[kind](rt, axis=axis)
     if axis == 0:
-        lengths = np.diff(rt.row_splits.numpy().astype(np.int64))
+        lengths = np.diff(rt._splits().astype(np.int64))
         columns = np.concatenate([np.arange(n) for n in lengths]) if lengths.size else \
             np.zeros(0, np.int64)
         return segment_reduce(kind, rt.values, columns, int(lengths.max()) if lengths.size
                               else 0)
+    if axis == 1 and ragged_graph.is_traced(rt):  # inside tf.function / Dataset.map
+        fill = np.array(_identity(kind, rt.dtype), dtype=rt.dtype.as_numpy_dtype)
+        return ragged_graph.reduce_rows(kind, rt, fill, _DENSE[kind])
     if axis == 1:
         return segment_reduce(kind, rt.values, rt.value_rowids().numpy(), rt.nrows_value())
     values = _reduce_axis(kind, rt.values, axis - 1)

@@ -49,7 +49,7 @@ def _formatter(x):
 def ragged_repr(rt):
     """`<tf.RaggedTensor [[1, 2], [3]]>` in eager mode; values and splits inside a graph."""
     if isinstance(rt.flat_values, SymbolicTensor):  # inside a traced graph: no values yet
-        return f"tf.RaggedTensor(values={rt.values}, row_splits={rt.row_splits!r})"
+        return f"tf.RaggedTensor(values={rt.values}, row_splits={rt.row_splits})"
     with np.printoptions(formatter={"all": _formatter}):
         text = _formatter(to_numpy(rt))
     return f"<tf.RaggedTensor {text}>"

@@ -31,6 +31,7 @@ from ..framework.graph import SymbolicTensor
 from ..framework.tensor import Tensor, convert_to_tensor, register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from . import ragged_graph
 
 _SPLITS_DTYPES = (dtypes.int32, dtypes.int64)
 
@@ -48,20 +49,21 @@ def _values_tensor(values):
     return values
 
 
-def _partition_tensor(value, name, dtype=None):
-    """A 1-D int32/int64 tensor (TF's int64 default for Python lists)."""
+def _partition_tensor(value, name, dtype=None, traced_ok=False):
+    """A 1-D int32/int64 tensor (TF's int64 default for Python lists); a traced
+    (symbolic) one only where `traced_ok` (row_splits and row_lengths: ragged_graph.py)."""
     if isinstance(value, Tensor):
         tensor = value
     else:
         tensor = convert_to_tensor(value, dtype_hint=dtype or dtypes.int64)
     if tensor.dtype not in _SPLITS_DTYPES:
         raise ValueError(f"{name} must have dtype int32 or int64")
-    if isinstance(tensor, SymbolicTensor):
+    if isinstance(tensor, SymbolicTensor) and not traced_ok:
         raise ValueError(
             f"minitf computes a RaggedTensor's row partition eagerly, so inside tf.function "
             f"its {name} must be known while tracing: a Python list or a tensor made outside "
             "the function (the values may be traced tensors). TensorFlow also accepts "
-            f"{name} computed in the graph.")
+            f"{name} computed in the graph (minitf takes row_splits and row_lengths).")
     if dtype is not None and tensor.dtype != dtype:
         raise ValueError(f"dtype mismatch: {name} is {tensor.dtype.name}, row_splits_dtype is "
                          f"{dtype.name}")
@@ -72,6 +74,15 @@ def _partition_tensor(value, name, dtype=None):
 
 def _nvals(values):
     return values.nrows_value() if isinstance(values, RaggedTensor) else values.shape[0]
+
+
+def _nvals_tensor(values):
+    """The number of values (rows of `values`) as an int64 tensor, for a graph check."""
+    from ..ops.math_ops import cast
+    from ..ops.shape_ops import shape
+    if isinstance(values, RaggedTensor):
+        return values.nrows(out_type=dtypes.int64)
+    return cast(shape(values, out_type=dtypes.int64)[0], dtypes.int64)
 
 
 def _invalid(constructor, what, detail, teach, kind="RaggedTensor"):
@@ -125,6 +136,10 @@ class RaggedTensor:
     def _from_splits(cls, values, splits, constructor, validate=True, uniform_row_length=None):
         """The one door every factory goes through: splits must start at 0, never
         decrease, and end at the number of values."""
+        if isinstance(splits, SymbolicTensor):  # checked when the graph runs
+            if validate:
+                splits = ragged_graph.checked_splits(splits, _nvals_tensor(values), constructor)
+            return cls(values, splits, internal=True, uniform_row_length=uniform_row_length)
         if validate and splits.shape[0] is not None:
             array = splits.numpy()
             if array.size == 0:
@@ -150,7 +165,7 @@ class RaggedTensor:
         <tf.RaggedTensor [[1, 2], [], [3]]>
         """
         values = _values_tensor(values)
-        splits = _partition_tensor(row_splits, "row_splits")
+        splits = _partition_tensor(row_splits, "row_splits", traced_ok=True)
         return cls._from_splits(values, splits, "from_row_splits", validate)
 
     @classmethod
@@ -161,7 +176,10 @@ class RaggedTensor:
         <tf.RaggedTensor [[1, 2], [], [3]]>
         """
         values = _values_tensor(values)
-        lengths = _partition_tensor(row_lengths, "row_lengths")
+        lengths = _partition_tensor(row_lengths, "row_lengths", traced_ok=True)
+        if isinstance(lengths, SymbolicTensor):  # a negative length makes splits decrease
+            return cls._from_splits(values, ragged_graph.splits_from_lengths(lengths),
+                                    "_from_row_partition", validate)
         array = lengths.numpy()
         if validate and np.any(array < 0):
             shown = ", ".join(f"'{s}'" for s in array)
@@ -371,19 +389,36 @@ class RaggedTensor:
         return self.shape
 
     @property
+    def _type_spec(self):
+        """The tf.RaggedTensorSpec of this value (TF's CompositeTensor._type_spec)."""
+        from .ragged_tensor_spec import RaggedTensorSpec
+        return RaggedTensorSpec.from_value(self)
+
+    @property
     def ndim(self):
         return self.shape.rank
 
     def nrows_value(self):
-        """The number of rows as a Python int (minitf helper)."""
-        return int(self._row_splits.shape[0]) - 1
+        """The number of rows as a Python int, None if a traced graph does not know it
+        (minitf helper)."""
+        count = self._row_splits.shape[0]
+        return None if count is None else int(count) - 1
 
     def _splits(self):
+        if isinstance(self._row_splits, SymbolicTensor):
+            raise ValueError(
+                "This use of a RaggedTensor needs the values of its row_splits, which a traced "
+                "graph only has when it runs. Inside tf.function and Dataset.map minitf "
+                "supports element-wise math, flat_values, row_lengths, nrows, value_rowids, "
+                "to_tensor and reductions over axis 1 of such a tensor (ragged_graph.py); "
+                "do the rest outside the function.")
         return self._row_splits.numpy()
 
     def nrows(self, out_type=None, name=None):
         """The number of rows, as a scalar tensor of `row_splits`' dtype."""
         dtype = out_type or self.row_splits_dtype
+        if isinstance(self._row_splits, SymbolicTensor):
+            return ragged_graph.nrows(self, dtypes.as_dtype(dtype))
         return convert_to_tensor(np.array(self.nrows_value(), dtype.as_numpy_dtype))
 
     def row_lengths(self, axis=1, name=None):
@@ -398,6 +433,8 @@ class RaggedTensor:
         axis %= rank
         if axis == 0:
             return self.nrows()
+        if axis == 1 and isinstance(self._row_splits, SymbolicTensor):
+            return ragged_graph.row_lengths(self)
         if axis == 1:
             return convert_to_tensor(np.diff(self._splits()).astype(
                 self.row_splits_dtype.as_numpy_dtype))
@@ -418,13 +455,19 @@ class RaggedTensor:
             rt = rt.values
 
     def row_starts(self, name=None):
+        if isinstance(self._row_splits, SymbolicTensor):
+            return self._row_splits[:-1]
         return convert_to_tensor(self._splits()[:-1])
 
     def row_limits(self, name=None):
+        if isinstance(self._row_splits, SymbolicTensor):
+            return self._row_splits[1:]
         return convert_to_tensor(self._splits()[1:])
 
     def value_rowids(self, name=None):
         """The row each value belongs to."""
+        if isinstance(self._row_splits, SymbolicTensor):
+            return ragged_graph.value_rowids(self)
         lengths = np.diff(self._splits())
         return convert_to_tensor(np.repeat(np.arange(len(lengths)), lengths).astype(
             self.row_splits_dtype.as_numpy_dtype))
@@ -444,6 +487,8 @@ class RaggedTensor:
         >>> tf.ragged.constant([[1, 2], [3], []]).bounding_shape()
         <tf.Tensor: shape=(2,), dtype=int64, numpy=array([3, 2])>
         """
+        if ragged_graph.is_traced(self):
+            return ragged_graph.bounding_shape(self, axis, out_type or self.row_splits_dtype)
         dims = [self.nrows_value()]
         values = self
         while isinstance(values, RaggedTensor):

@@ -16,11 +16,15 @@ False
 True
 
 tf.data's `element_spec` uses it (`Dataset.ragged_batch`, `from_tensor_slices`
-of a RaggedTensor). In TensorFlow a tf.function's `input_signature` may hold one
-too; minitf's tf.function does not take RaggedTensors apart yet (see the ragged
-package's docstring).
+of a RaggedTensor), and so does a tf.function's `input_signature`. Both take a
+RaggedTensor apart into its components - `flat_values`, then each `row_splits`,
+outermost first - and build it again from them (framework/composite_tensor.py):
+
+>>> tf.RaggedTensorSpec([2, None], tf.int32)._component_specs
+[TensorSpec(shape=(None,), dtype=tf.int32, name=None), TensorSpec(shape=(3,), dtype=tf.int64, name=None)]
 """
 from ..framework import dtypes
+from ..framework.function import TensorSpec
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .ragged_tensor import RaggedTensor
@@ -73,6 +77,38 @@ class RaggedTensorSpec:
 
     def _key(self):
         return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    # ----- the composite-tensor protocol (TF's TypeSpec methods) ------------------------------
+    @property
+    def _component_specs(self):
+        """`flat_values`' spec, then one spec per `row_splits`, outermost first."""
+        if self._ragged_rank == 0:  # a row of a RaggedTensor is a plain tensor
+            return [TensorSpec(self._shape, self._dtype)]
+        inner = None if self._shape.rank is None else self._shape[self._ragged_rank + 1:]
+        values = TensorSpec(None if inner is None else [None] + inner.as_list(), self._dtype)
+        nrows = None if self._shape.rank is None else self._shape[0]
+        outer = TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)
+        rest = [TensorSpec([None], self._row_splits_dtype)] * (self._ragged_rank - 1)
+        return [values, outer] + rest
+
+    def _to_components(self, value):
+        if isinstance(value, RaggedTensor):
+            return [value.flat_values] + list(value.nested_row_splits)
+        return [value]
+
+    def _from_components(self, tensors):
+        if self._ragged_rank == 0:
+            return tensors[0]
+        return RaggedTensor.from_nested_row_splits(tensors[0], tensors[1:], validate=False)
+
+    def _with_shape(self, shape):
+        """This spec with another (relaxed) shape: what reduce_retracing traces for."""
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    def _trace_kind(self):
+        """What must match exactly for one trace to serve another (the shape may relax)."""
+        return ("RaggedTensorSpec", self._dtype.name, self._ragged_rank,
+                self._row_splits_dtype.name)
 
     def __eq__(self, other):
         return type(other) is RaggedTensorSpec and self._key() == other._key()

@@ -72,16 +72,7 @@ def test_inside_tf_function_with_unknown_shape():
     assert out.numpy().tolist() == [1, 0, 2, 0]
 
 
-def test_leaving_a_function_or_map_is_a_clear_error_not_a_leak():
-    @tf.function
-    def make(values):
-        return tf.SparseTensor([[0]], values, [2])
-
-    with pytest.raises(TypeError, match="cannot return a SparseTensor yet"):
-        make(tf.constant([1.0]))
-
-    def parse(x):
-        return tf.SparseTensor([[0]], tf.reshape(x, [1]), [2])
-
-    with pytest.raises(ValueError, match="densify it inside the function"):
-        tf.data.Dataset.range(2).map(parse)
+def test_a_sparse_tensor_where_a_tensor_is_needed_is_tf_s_value_error():
+    # crossing tf.function and Dataset.map: tests/ops/test_sparse_function_data.py
+    with pytest.raises(ValueError, match="Use tf.sparse.to_dense"):
+        tf.convert_to_tensor(tf.SparseTensor([[0]], [1.0], [2]))

@@ -276,24 +276,19 @@ def test_inside_tf_function_with_a_partition_known_while_tracing():
     assert f.experimental_get_tracing_count() == 1
 
 
-def test_tf_function_boundary_errors_say_what_to_do():
+def test_partitions_minitf_cannot_trace_are_a_clear_error():
+    # row_splits and row_lengths may be traced (tests/ragged/test_ragged_function_data.py);
+    # value_rowids, row_starts and row_limits must be known while tracing
     @tf.function
-    def lengths_in_graph(x, n):
-        return R.from_row_lengths(x, n).flat_values
+    def rowids_in_graph(x, ids):
+        return R.from_value_rowids(x, ids).flat_values
 
     with pytest.raises(ValueError, match="row partition eagerly"):
-        lengths_in_graph(tf.constant([1.0, 2.0]), tf.constant([1, 1]))
+        rowids_in_graph(tf.constant([1.0, 2.0]), tf.constant([0, 1]))
 
     @tf.function
-    def identity(x):
-        return x
+    def listed(x):
+        return x.to_list()
 
-    with pytest.raises(TypeError, match="cannot take a RaggedTensor argument"):
-        identity(tf.ragged.constant([[1.0]]))
-
-    @tf.function
-    def make(x):
-        return R.from_row_lengths(x, [1, 1])
-
-    with pytest.raises(TypeError, match="cannot return a RaggedTensor"):
-        make(tf.constant([1.0, 2.0]))
+    with pytest.raises(ValueError, match="to_list can only be used in eager mode"):
+        listed(tf.ragged.constant([[1.0]]))
