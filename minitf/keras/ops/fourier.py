@@ -42,8 +42,10 @@ def _dft_matrices(n_in, n_out, dtype, sign=-1.0):
 
 
 def _times(x, matrix):
-    """x's last axis times a matrix (any rank of x, 1-D included)."""
-    return tf.tensordot(x, matrix, [[x.shape.rank - 1], [0]])
+    """x's last axis times a matrix (any rank of x, 1-D included; batch axes may be None)."""
+    if x.shape.rank == 1:
+        return tf.tensordot(x, matrix, [[0], [0]])
+    return tf.matmul(x, matrix)  # the matrix broadcasts over x's batch axes
 
 
 def _last_axis_dft(real, imag, sign=-1.0):
