@@ -28,7 +28,8 @@ from minitf.ops import (array_ops, clip_ops, conv_ops, creation_ops, depthwise_c
                         matrix_diag_ops, nn_layer_ops, nn_losses, nn_ops, pool_ops, random_ops,
                         reduction_ops, scan_ops, scatter_ops, slicing_ops, sort_ops, unary_ops)
 from minitf.ops.shape_rules import same_shape
-from minitf.ops import random_distribution_ops, random_stateless_ops, random_truncated_ops
+from minitf.ops import (random_distribution_ops, random_stateless_ops, random_truncated_ops,
+                        stateful_random_ops)
 
 # How many True entries, distinct values or segments there are is known only at run time.
 DATA_DEPENDENT = {"Where", "Unique", "SegmentSum"}
@@ -294,12 +295,25 @@ ROWS = [
         [2], seed=[1, 2], minval=3, maxval=9, dtype=tf.int32), I32),
     case(random_ops.StatelessRandomUniformFullIntV2, lambda: tf.random.stateless_uniform(
         [2], seed=[1, 2], minval=None, dtype=tf.uint32), tf.uint32),
-    case(random_ops.StatelessRandomUniformFullIntV2,
-         lambda: tf.random.Generator.from_seed(3).uniform_full_int([2]), tf.uint64),
+    case(random_ops.StatelessRandomUniformFullIntV2, lambda: tf.random.stateless_uniform(
+        [2], seed=[1, 2], minval=None, maxval=None, dtype=tf.uint64), tf.uint64),
     case(random_ops.StatelessRandomNormalV2, lambda: tf.random.stateless_normal(
         [3], seed=[4, 5], dtype=tf.float16), F16),
     case(random_ops.StatelessTruncatedNormalV2,
+         lambda: tf.random.stateless_truncated_normal([3], [1, 2]), F32),
+    # stateful_random_ops.py: a Generator's draws read its state (int64) and give `dtype`
+    case(stateful_random_ops.StatefulUniformFullInt,
+         lambda: tf.random.Generator.from_seed(3).uniform_full_int([2]), tf.uint64),
+    case(stateful_random_ops.StatefulTruncatedNormal,
          lambda: tf.random.Generator.from_seed(3).truncated_normal([3]), F32),
+    case(stateful_random_ops.StatefulStandardNormalV2,
+         lambda: tf.random.Generator.from_seed(3).normal([3], dtype=tf.float16), F16),
+    case(stateful_random_ops.StatefulUniform,
+         lambda: tf.random.Generator.from_seed(3).uniform([3], dtype=tf.float64), F64),
+    case(stateful_random_ops.StatefulUniformInt,
+         lambda: tf.random.Generator.from_seed(3).uniform([3], 1, 9, dtype=tf.int32), I32),
+    case(stateful_random_ops.RngSkip,
+         lambda: tf.random.Generator.from_seed(3).normal([3]), I64),
     # logging_ops.py. In TF PrintV2 has no outputs; minitf's returns an empty int32 tensor.
     case(logging_ops.PrintV2, lambda: tf.print(f32(), output_stream=io.StringIO()), I32),
 ]
@@ -421,6 +435,9 @@ RANDOM_CALLS = [
     (random_ops.StatelessRandomNormalV2, lambda: tf.random.stateless_normal([50], [1, 2])),
     (random_ops.StatelessTruncatedNormalV2,
      lambda: tf.random.stateless_truncated_normal([50], [1, 2])),
+    # a Generator's draws are pure functions of its state: a new generator repeats them
+    (stateful_random_ops.StatefulTruncatedNormal,
+     lambda: tf.random.Generator.from_seed(3).truncated_normal([50])),
     (random_distribution_ops.RandomGamma, lambda: tf.random.gamma([50], 2.0)),
     (random_distribution_ops.RandomPoissonV2, lambda: tf.random.poisson([50], 3.0)),
     (random_distribution_ops.StatelessRandomGammaV3,

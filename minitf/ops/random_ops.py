@@ -9,30 +9,38 @@
 >>> bool(tf.reduce_all(tf.random.uniform([2]) == a))   # set_seed restarts the sequence
 True
 
-Seed semantics (TensorFlow's, exactly)
---------------------------------------
-minitf cannot reproduce TensorFlow's numbers (TF uses the Philox generator;
-minitf uses NumPy's PCG64), but it reproduces *which* numbers repeat and
-which differ. Every stateful random op runs with two seeds `(seed, seed2)`,
-chosen by `get_seed(op_seed)` exactly as `tf.random.set_seed` documents:
+Seed semantics and numbers (TensorFlow's, exactly)
+--------------------------------------------------
+minitf draws with TF's generator, Philox4x32-10 (see `philox.py`), so the same
+seeds give TF's numbers. Every stateful random op runs with two seeds
+`(seed, seed2)`, chosen by `get_seed(op_seed)` exactly as `tf.random.set_seed`
+documents:
 
 1. Neither a global nor an op seed: fresh numbers on every call and every run.
 2. Global seed only: the op seed is drawn from `random.Random(global_seed)`
-   (so it is the same op seed TF picks), a new one for every op called, so
-   the whole program replays the same sequence after `tf.random.set_seed(s)`.
+   (the same op seed TF picks), a new one for every op called, so the whole
+   program replays the same sequence after `tf.random.set_seed(s)`.
    While tracing a `tf.function`, op seeds instead count 0, 1, 2, ... per
-   graph, which is why every traced function starts the same sequence.
+   graph (TF uses the graph's op count there, so traced numbers differ).
 3. Op seed only: the global seed defaults to 87654321, so reruns repeat.
 4. Both: both decide.
 
-As in TF, the two seeds select a *kernel* that keeps a counter: calling
-`tf.random.uniform([2], seed=1)` twice gives two different draws (A1, A2),
+As in TF, the two seeds select a *kernel* that keeps a counter: `seed` is the
+Philox key and `seed2` the high half of the counter. Calling
+`tf.random.uniform([2], seed=1)` twice gives two different draws (A1, A2)
+because each call moves the kernel's counter on by 256 blocks per value;
 rerunning the program gives A1, A2 again, and `tf.random.set_seed` resets
-every counter. Here a call's numbers are a pure function of
-`(op name, seed, seed2, counter)`: the NumPy generator is built from exactly
-those integers. The stateless ops (`tf.random.stateless_uniform`, ...) use
-the same function with the counter replaced by the seed you pass, and a
-`tf.random.Generator` keeps its counter in a `tf.Variable`.
+every counter. The stateless ops (`tf.random.stateless_uniform`, ...) scramble
+their seed pair into a key and counter instead, and a `tf.random.Generator`
+keeps its counter and key in a `tf.Variable`.
+
+>>> tf.random.set_seed(1)
+>>> tf.random.normal([2])                # TF 2.21 prints the same numbers
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([-1.1012203,  1.5457517], dtype=float32)>
+
+`shuffle`, `categorical` and the other distributions (`random_distribution_ops`)
+still draw from NumPy's PCG64 keyed by the same integers (`numpy_generator`):
+they repeat as TF's do, with other numbers.
 
 Gradients: random draws have none, but `uniform`, `normal` and
 `truncated_normal` are computed as `minval + u * (maxval - minval)` and
@@ -52,6 +60,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .dtype_rules import from_attr
+from . import philox
 from .math_ops import add, multiply, subtract
 from .shape_rules import check_sizes, dims_text
 
@@ -131,6 +140,21 @@ def _seed_attrs(op_seed):
     return {"seed": seed, "seed2": seed2, "kernel": kernel}
 
 
+def _kernel_stream(op_name, dtype, seed, seed2, kernel, count):
+    """The Philox (key, counter) for this call of the kernel `(op, dtype, seed, seed2)`,
+    as TF's GuardedPhiloxRandom: the key and counter come from the two seeds, and
+    every call moves the kernel's counter on by 256 blocks per output value."""
+    if seed is None:  # no seed anywhere: a fresh random stream, as TF's (0, 0) kernels
+        seed, seed2 = (int(w) for w in np.random.SeedSequence().generate_state(2, np.uint64))
+    key, counter = philox.key_counter_from_op_seeds(seed, seed2)
+    if kernel is None:
+        return key, counter
+    state_key = (op_name, dtype, seed, seed2, kernel)
+    skip = _state.kernel_calls.get(state_key, 0)
+    _state.kernel_calls[state_key] = skip + count * philox.RESERVED_BLOCKS_PER_OUTPUT
+    return key, philox.counter_from_int(philox.counter_to_int(counter) + skip)
+
+
 def numpy_generator(op_name, *words):
     """The NumPy generator that a call keyed by integers `words` draws from."""
     key = [zlib.crc32(op_name.encode())] + [int(w) & _MASK64 for w in words]
@@ -188,23 +212,6 @@ FLOAT_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 _UNIFORM_DTYPES = FLOAT_DTYPES + (dtypes.int32, dtypes.int64)
 
 
-def unit_uniform(rng, shape, dtype):
-    """Floats in [0, 1): rounding to a narrow dtype could reach 1.0, so clamp below it."""
-    np_dtype = dtype.as_numpy_dtype
-    values = rng.random(shape).astype(np_dtype)
-    return np.minimum(values, np.nextafter(np_dtype(1), np_dtype(0)))
-
-
-def truncated_standard_normal(rng, shape):
-    """Standard normal draws, each one beyond 2 standard deviations drawn again."""
-    values = rng.standard_normal(shape)
-    rejected = np.abs(values) > 2
-    while rejected.any():  # each round keeps ~95% of what is left
-        values[rejected] = rng.standard_normal(int(rejected.sum()))
-        rejected = np.abs(values) > 2
-    return values
-
-
 def check_int_range(op_name, minval, maxval):
     """The integer kernels' checks: scalar bounds with minval < maxval."""
     for name, bound in (("minval", minval), ("maxval", maxval)):
@@ -224,14 +231,19 @@ def output_shape(*input_shapes, shape, **attrs):
 
 
 # --- uniform ----------------------------------------------------------------------------
+def _size(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
 def _uniform_forward(shape, dtype, seed, seed2, kernel):
-    return unit_uniform(_kernel_generator("RandomUniform", dtype, seed, seed2, kernel), shape, dtype)
+    stream = _kernel_stream("RandomUniform", dtype, seed, seed2, kernel, _size(shape))
+    return philox.uniform_float(*stream, shape, dtype.as_numpy_dtype)
 
 
 def _uniform_int_forward(minval, maxval, shape, dtype, seed, seed2, kernel):
     check_int_range("RandomUniformInt", minval, maxval)
-    rng = _kernel_generator("RandomUniformInt", dtype, seed, seed2, kernel)
-    return rng.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
+    stream = _kernel_stream("RandomUniformInt", dtype, seed, seed2, kernel, _size(shape))
+    return philox.uniform_int(*stream, shape, dtype.as_numpy_dtype, minval, maxval)
 
 
 RandomUniform = Op("RandomUniform", _uniform_forward, shape=output_shape,
@@ -281,13 +293,13 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 # --- normal and truncated normal ----------------------------------------------------------
 def _normal_forward(shape, dtype, seed, seed2, kernel):
-    rng = _kernel_generator("RandomStandardNormal", dtype, seed, seed2, kernel)
-    return rng.standard_normal(shape).astype(dtype.as_numpy_dtype)
+    stream = _kernel_stream("RandomStandardNormal", dtype, seed, seed2, kernel, _size(shape))
+    return philox.normal(*stream, shape, dtype.as_numpy_dtype)
 
 
 def _truncated_normal_forward(shape, dtype, seed, seed2, kernel):
-    rng = _kernel_generator("TruncatedNormal", dtype, seed, seed2, kernel)
-    return truncated_standard_normal(rng, shape).astype(dtype.as_numpy_dtype)
+    stream = _kernel_stream("TruncatedNormal", dtype, seed, seed2, kernel, _size(shape))
+    return philox.truncated_normal(*stream, shape, dtype.as_numpy_dtype)
 
 
 RandomStandardNormal = Op("RandomStandardNormal", _normal_forward, shape=output_shape,
@@ -438,34 +450,31 @@ def stateless_seed(seed):
     return seed
 
 
-def _stateless_generator(op_name, seed):
-    return numpy_generator(op_name, int(seed[0]), int(seed[1]))
+def _stateless_stream(seed):
+    """The Philox (key, counter) of a stateless op: TF's scrambling of the seed pair."""
+    return philox.key_counter_from_seed(int(seed[0]), int(seed[1]))
 
 
 def _stateless_uniform_forward(seed, shape, dtype):
-    return unit_uniform(_stateless_generator("StatelessRandomUniformV2", seed), shape, dtype)
+    return philox.uniform_float(*_stateless_stream(seed), shape, dtype.as_numpy_dtype)
 
 
 def _stateless_uniform_int_forward(seed, minval, maxval, shape, dtype):
     check_int_range("StatelessRandomUniformIntV2", minval, maxval)
-    rng = _stateless_generator("StatelessRandomUniformIntV2", seed)
-    return rng.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
+    return philox.uniform_int(*_stateless_stream(seed), shape, dtype.as_numpy_dtype,
+                              minval, maxval)
 
 
 def _stateless_full_int_forward(seed, shape, dtype):
-    rng = _stateless_generator("StatelessRandomUniformFullIntV2", seed)
-    info = np.iinfo(dtype.as_numpy_dtype)
-    return rng.integers(info.min, info.max, size=shape, dtype=info.dtype, endpoint=True)
+    return philox.uniform_full_int(*_stateless_stream(seed), shape, dtype.as_numpy_dtype)
 
 
 def _stateless_normal_forward(seed, shape, dtype):
-    rng = _stateless_generator("StatelessRandomNormalV2", seed)
-    return rng.standard_normal(shape).astype(dtype.as_numpy_dtype)
+    return philox.normal(*_stateless_stream(seed), shape, dtype.as_numpy_dtype)
 
 
 def _stateless_truncated_forward(seed, shape, dtype):
-    rng = _stateless_generator("StatelessTruncatedNormalV2", seed)
-    return truncated_standard_normal(rng, shape).astype(dtype.as_numpy_dtype)
+    return philox.truncated_normal(*_stateless_stream(seed), shape, dtype.as_numpy_dtype)
 
 
 # Not stateful: the same seed always gives the same numbers, so a graph may fold or merge them.

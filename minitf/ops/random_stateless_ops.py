@@ -16,9 +16,11 @@ seeds from it rather than adding 1 by hand:
 As in TensorFlow, `split` and `fold_in` are themselves stateless draws:
 `split(seed, num)` is `stateless_uniform([num, 2], seed, dtype=seed.dtype,
 minval=None, maxval=None)` and `fold_in(seed, data)` stacks one such draw
-with `data`. minitf draws them from NumPy's PCG64 keyed by the seed (see
-`random_ops`), so the seed *values* differ from TF's Philox ones; the
-structure (shapes, dtypes, which parts equal `data`) is TF's.
+with `data`. Both draw from TF's Philox stream (`philox.py`), so the new
+seeds are TF's numbers:
+
+>>> tf.random.split([1, 2], num=2).numpy().tolist()
+[[1105988140, 1738052849], [-335576002, 370444179]]
 
 `index_shuffle(index, seed, max_index)` gives the position of `index` in a
 random permutation of [0, ..., max_index] without building the permutation:
@@ -38,7 +40,7 @@ from .array_ops import stack
 from .manipulation_ops import pad
 from .random_ops import numpy_generator, stateless_seed, stateless_uniform
 from .shape_rules import dims_text
-from .stateful_random_ops import Algorithm, _algorithm
+from .stateful_random_ops import Algorithm, _algorithm, rng_state_words
 
 _MASK64 = np.uint64(2**64 - 1)
 _INDEX_SHUFFLE_SEED_PAD = 498247692  # the first seed word TF's index_shuffle prepends
@@ -85,12 +87,6 @@ _STATE_SIZES = {Algorithm.PHILOX.value: 3, Algorithm.THREEFRY.value: 2,
                 Algorithm.AUTO_SELECT.value: 3}
 
 
-def _as_int64(word):
-    """A 64-bit word (0 <= word < 2**64) read as a signed int64, as TF stores it."""
-    word = int(word) % 2**64
-    return word - 2**64 if word >= 2**63 else word
-
-
 @tf_export("random.create_rng_state", "random.experimental.create_rng_state")
 def create_rng_state(seed, alg):
     """The starting state of a `tf.random.Generator` for `seed` and the algorithm `alg`.
@@ -104,13 +100,7 @@ def create_rng_state(seed, alg):
     >>> tf.random.create_rng_state([12, 34], "threefry")
     <tf.Tensor: shape=(2,), dtype=int64, numpy=array([12, 34])>
     """
-    size = _STATE_SIZES[_algorithm(alg)]
-    if isinstance(seed, int):
-        words = [(seed >> (64 * i)) & (2**64 - 1) for i in range(size)]
-    else:
-        words = np.asarray(seed).reshape([-1]).tolist()
-    words = [_as_int64(w) for w in words][:size]
-    words = [0] * (size - len(words)) + words
+    words = rng_state_words(seed, _STATE_SIZES[_algorithm(alg)])
     return convert_to_tensor(np.array(words, dtype=np.int64))
 
 

@@ -1,8 +1,9 @@
 """tf.random: TF's seed semantics, distributions, dtypes, shapes, gradients of the
 affine parts, stateless ops, tf.random.Generator, and TF's errors.
 
-The numbers cannot match TensorFlow's (Philox vs PCG64); what is checked is
-which numbers repeat and which differ, as `tf.random.set_seed` documents.
+What is checked here is which numbers repeat and which differ, as
+`tf.random.set_seed` documents; tests/random/test_philox*.py check the numbers
+themselves against TF's (Philox) streams.
 """
 import subprocess
 import sys
@@ -336,7 +337,8 @@ def test_generator_state_is_a_non_trainable_int64_variable():
     assert g.state.dtype == tf.int64 and g.state.shape == [3] and not g.state.trainable
     before = g.state.numpy().copy()
     g.uniform([4])
-    assert g.state.numpy()[0] == before[0] + 1 and g.state.numpy()[2] == before[2]
+    # TF's reservation: the counter (word 0) moves 256 Philox blocks per value; the key stays
+    assert g.state.numpy()[0] == before[0] + 4 * 256 and g.state.numpy()[2] == before[2]
     copy = tf.random.Generator(copy_from=g)
     assert same(copy.normal([2]), g.normal([2]))
     assert g.algorithm == 1 and int(g.key) == 5
