@@ -42,6 +42,7 @@ class _ThreadState(threading.local):
         self.graph_stack = []  # Graphs being traced, innermost last (empty in eager mode)
         self.scope_stack = []  # full names of the open tf.name_scopes ("outer/inner/")
         self.device = None     # the tf.device Placement in effect (framework/device.py)
+        self.op_callbacks = []  # called after each op (framework/op_callbacks.py)
 
 
 _state = _ThreadState()

@@ -24,7 +24,7 @@ import functools
 
 import numpy as np
 
-from . import context, dtypes, errors
+from . import context, dtypes, errors, op_callbacks
 from .tensor import EagerTensor
 
 type_name = dtypes.tf_type_name  # TF's C++ names ("float", "double") used in its messages
@@ -144,10 +144,13 @@ def apply(op, inputs, attrs=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
     tapes = None
-    if context.active:  # some thread is tracing, taping or placing: look at its state
+    if context.active:  # some thread is tracing, taping, placing or watching: look at its state
         state = context._state
         if state.graph_stack:
-            return state.graph_stack[-1].add_node(op, inputs, attrs or {})
+            outputs = state.graph_stack[-1].add_node(op, inputs, attrs or {})
+            if state.op_callbacks:  # e.g. tf.debugging.enable_check_numerics
+                op_callbacks.invoke(op, inputs, attrs, outputs, state.graph_stack[-1])
+            return outputs
         tapes = state.tape_stack  # a list (maybe empty): the checks below are due
         device = state.device or context.default_device  # framework/device.py
     check_dtypes(op, inputs)
@@ -177,6 +180,8 @@ def apply(op, inputs, attrs=None):
             device.place(op.name, outputs)
         if tapes and op.grad is not None:
             record(op, inputs, outputs if op.num_outputs != 1 else (outputs,), attrs, saved)
+        if state.op_callbacks:
+            op_callbacks.invoke(op, inputs, attrs, outputs)
     return outputs
 
 
