@@ -59,6 +59,7 @@ def _filled(shape, dtype, number):
             isinstance(d, Tensor) for d in shape):
         static, dynamic = shape_ops.shape_argument(shape, "Fill")
         if dynamic is not None:  # the shape is known only when the graph runs
+            number = bool(number) if dtype == dtypes.bool else number   # ones(.., bool): True
             return shape_ops.fill_dynamic(dynamic, convert_to_tensor(number, dtype=dtype))
         shape = static
     _check_python_sizes(shape)

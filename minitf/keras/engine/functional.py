@@ -24,6 +24,7 @@ import collections
 from ...framework import nest
 from .. import backend
 from . import functional_config
+from .call_context import training_argument
 from ..utils.naming import to_snake_case
 from .input_spec import InputSpec
 from .keras_tensor import KerasTensor
@@ -93,7 +94,9 @@ class Functional(Model):
                 args, kwargs = nest.map_structure(
                     lambda x: values[id(x)] if isinstance(x, KerasTensor) else x,
                     node.arguments)
-                outputs = node.operation(*args, **kwargs)
+                if training is not None and training_argument(node.operation.call)[0]:
+                    kwargs = {**kwargs, "training": training}   # the model's flag wins, as
+                outputs = node.operation(*args, **kwargs)        # in Keras 3 (predict: False)
                 values.update(zip(map(id, node.output_tensors), nest.flatten(outputs)))
         return nest.map_structure(lambda x: values[id(x)], self._outputs_struct)
 

@@ -21,3 +21,6 @@ from . import image_color_hsv, image_random_size  # noqa: F401  (KA2: hue, heigh
 from . import image_color_jitter  # noqa: F401  (KA2: RandomColorJitter, Equalization)
 from . import image_erase_blur  # noqa: F401  (KA2: RandomErasing, RandomGaussianBlur)
 from . import max_num_bounding_boxes  # noqa: F401  (KA2)
+from . import image_mixing  # noqa: F401  (KAUG: MixUp, CutMix)
+from . import image_warp_layers  # noqa: F401  (KAUG: RandomPerspective, RandomElasticTransform)
+from . import image_clahe  # noqa: F401  (KAUG: ContrastLimitedAdaptiveHistogramEqualization)
