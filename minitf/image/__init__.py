@@ -13,6 +13,8 @@ both, like TensorFlow's.
 * `filter_ops.py` - `extract_patches`, `image_gradients`, `sobel_edges`,
   `total_variation`;
 * `nms_ops.py` - `non_max_suppression` and its variants;
+* `box_proposals_ops.py` - `generate_bounding_box_proposals` (a region proposal
+  network's decoding and NMS);
 * the colour, quality and codec modules (`adjust_*`, `rgb_to_*`, `psnr`/`ssim`,
   `decode_*`/`encode_*`) sit beside them.
 
