@@ -17,7 +17,7 @@ with the ops) waits until that package is imported.
 >>> lazy_attribute("keras") is tf.keras
 True
 >>> sorted(name for name in LAZY_ATTRIBUTES if name.islower())[:3]
-['data', 'distribute', 'feature_column']
+['compat', 'data', 'distribute']
 
 In TensorFlow the same happens through generated `_api/v2` modules and
 `tensorflow/python/util/lazy_loader.py`.
@@ -38,7 +38,7 @@ LAZY_ATTRIBUTES = {
     "feature_column": "feature_column", "summary": "summary", "saved_model": "saved_model",
     "train": "train", "io": "io", "distribute": "distribute", "image": "image",
     "ragged": "ragged", "RaggedTensor": "ragged", "RaggedTensorSpec": "ragged",
-    "lookup": "lookup", "version": "version",
+    "lookup": "lookup", "version": "version", "compat": "compat", "Graph": "compat",
 }
 
 _waiting = []  # (dotted name, object) whose namespace is a module not imported yet
