@@ -19,6 +19,8 @@ from ..framework.tensor_shape import TensorShape
 from .dataset_ops import Dataset
 from .graph_inputs import known_int
 from .sources import _VariantDataset, flatten_up_to, runtime_int, static_int
+from . import sparse_elements
+from .sparse_elements import is_sparse
 from .structure import (DatasetSpec, batched_spec, flatten, is_ragged, map_structure, pack,
                         unbatched_spec)
 
@@ -73,9 +75,12 @@ class _BatchDataset(Dataset):
 
 
 def _stack(batch):
-    columns = zip(*[[t._value for t in flatten(e)] for e in batch])
+    columns = zip(*[[t if is_sparse(t) else t._value for t in flatten(e)] for e in batch])
     stacked = []
     for component, arrays in enumerate(columns):
+        if is_sparse(arrays[0]):  # SparseTensors: one with a new first axis
+            stacked.append(sparse_elements.stack(list(arrays)))
+            continue
         first = arrays[0].shape
         for i, a in enumerate(arrays):
             if a.shape != first:
@@ -99,6 +104,12 @@ class _PaddedBatchDataset(Dataset):
                                "PaddedBatchDatasetV2")
         self._drop = bool(drop_remainder)
         specs = flatten(dataset.element_spec)
+        for spec in specs:
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(
+                    "`padded_batch` is only supported for datasets that produce tensor "
+                    "elements but type spec of elements in the input dataset is not a subclass "
+                    f"of TensorSpec: `{spec!r}`.")
         self._shapes = self._padded_shapes(specs, padded_shapes)
         self._values = self._padding_values(specs, padding_values)
         dim = self._size if self._drop else None
@@ -195,8 +206,10 @@ class _UnbatchDataset(Dataset):
 
     def _generate(self):
         for element in self._input._iterate():
-            arrays = [t if is_ragged(t) else t._value for t in flatten(element)]
-            sizes = [a.nrows_value() if is_ragged(a) else a.shape[0] for a in arrays]
+            arrays = [list(sparse_elements.rows(t)) if is_sparse(t) else t if is_ragged(t)
+                      else t._value for t in flatten(element)]
+            sizes = [a.nrows_value() if is_ragged(a) else len(a) if isinstance(a, list)
+                     else a.shape[0] for a in arrays]
             for i, n in enumerate(sizes):
                 if n != sizes[0]:
                     raise errors.InvalidArgumentError(
@@ -204,8 +217,8 @@ class _UnbatchDataset(Dataset):
                         "Input element must have the same batch size in each component. "
                         f"Component 0 had size {sizes[0]} but component {i} had size {n}.")
             for row in range(sizes[0]):  # a RaggedTensor's row: rt[row]
-                yield pack(element, [a[row] if is_ragged(a) else EagerTensor(a[row, ...])
-                                     for a in arrays])
+                yield pack(element, [a[row] if is_ragged(a) or isinstance(a, list)
+                                     else EagerTensor(a[row, ...]) for a in arrays])
 
 
 def _window_args(size, shift, stride):

@@ -505,9 +505,11 @@ class NumpyIterator:
 
 
 def _to_numpy(element):
+    """Tensors and RaggedTensors as their numpy(); a SparseTensor as its dense array (TF)."""
+    from .sparse_elements import is_sparse, to_numpy
     from .structure import map_structure
-    return map_structure(lambda t: t.numpy() if isinstance(t, EagerTensor)
-                         or type(t).__name__ == "RaggedTensor" else t, element)
+    return map_structure(lambda t: to_numpy(t) if is_sparse(t) else t.numpy() if isinstance(
+        t, EagerTensor) or type(t).__name__ == "RaggedTensor" else t, element)
 
 
 def in_graph():

@@ -17,17 +17,20 @@ unknown dimension: an element of shape (None, 2) gives rows of pairs
 ([batch, None, 2], ragged_rank 1); (2, None) gives ragged_rank 2, as in TF.
 Elements that are rows of a RaggedTensor (`from_tensor_slices(rt)`) batch into
 RaggedTensors with `batch` too, as in TF.
-minitf's `map` and `filter` cannot trace functions of RaggedTensor elements
-yet (TensorFlow can): iterate over the batches, or reduce each element before
-batching. `minitf.ragged` is imported only when a ragged batch is made.
+`map` and `filter` take RaggedTensor elements apart into their component
+tensors, as TF does (structured_function.py); SparseTensor components batch as
+`batch` batches them (sparse_elements.py). `minitf.ragged` is imported only
+when a ragged batch is made.
 """
 from ..framework import dtypes
 from ..framework.function import TensorSpec
 from ..framework.tf_export import tf_export
+from . import sparse_elements
 from .batching import _batched_count, _collect, _positive
 from .dataset_ops import Dataset
 from .graph_inputs import known_int
 from .sources import runtime_int
+from .sparse_elements import is_sparse_spec
 from .structure import flatten, is_ragged, is_ragged_spec, map_structure, pack
 
 
@@ -50,6 +53,8 @@ def _batch_rank(spec, dense_unknown):
 
 def _ragged_spec(spec, batch_dim, row_splits_dtype, dense_unknown=True):
     from ..ragged.ragged_tensor_spec import RaggedTensorSpec
+    if is_sparse_spec(spec):  # SparseTensors batch as `batch` batches them, as in TF
+        return sparse_elements.batched_spec(spec, batch_dim)
     rank = _batch_rank(spec, dense_unknown)
     if not rank:
         return TensorSpec([batch_dim] + spec.shape.as_list(), spec.dtype)
@@ -61,6 +66,8 @@ def _ragged_component(tensors, spec, row_splits_dtype, dense_unknown=True):
     from ..ops.array_ops import stack
     from ..ragged.ragged_array_ops import stack as ragged_stack
     from ..ragged.ragged_tensor import RaggedTensor
+    if is_sparse_spec(spec):
+        return sparse_elements.stack(tensors)
     rank = _batch_rank(spec, dense_unknown)
     if not rank:
         return stack(tensors)

@@ -128,9 +128,15 @@ def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
     from ..io.example_parsing import parse_example
     if features is None:
         raise ValueError("Invalid `features`. `features` cannot be None.")
-    return lambda dataset: dataset.map(lambda serialized: parse_example(serialized, features),
-                                       num_parallel_calls=num_parallel_calls,
-                                       deterministic=deterministic)
+    def transform(dataset):
+        spec = dataset.element_spec
+        if not isinstance(spec, TensorSpec) or not TensorSpec(
+                [None], dtypes.string).is_compatible_with(spec):  # batch the Examples first
+            raise TypeError(f"Input dataset should be a dataset of vectors of strings. Instead "
+                            f"it is `{spec!r}`.")
+        return dataset.map(lambda serialized: parse_example(serialized, features),
+                           num_parallel_calls=num_parallel_calls, deterministic=deterministic)
+    return transform
 
 
 @tf_export("data.experimental.make_batched_features_dataset")

@@ -12,10 +12,14 @@ from ..framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .dataset_ops import INFINITE, UNKNOWN, Dataset
 from .graph_inputs import bound_value, eager, known_int, value_of
+from ..framework.composite_tensor import is_composite_spec
+from .sparse_elements import check_sliceable, is_sparse
+from .sparse_elements import rows as sparse_rows
 from .structure import (
     compatible_spec,
     element_spec_of,
     flatten,
+    is_composite,
     is_dataset,
     is_ragged,
     normalize_element,
@@ -60,6 +64,8 @@ class _TensorSliceDataset(Dataset):
         leaves = flatten(self._structure)
         rows = None
         for leaf in leaves:
+            if is_sparse(leaf):
+                check_sliceable(leaf)
             if leaf.shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1. "
                                  "from_tensor_slices slices along the first axis; use "
@@ -82,7 +88,8 @@ class _TensorSliceDataset(Dataset):
 
     def _generate(self):
         leaves = flatten(self._structure)
-        arrays = [t if is_ragged(t) else value_of(t) for t in leaves]  # rt[i]: a row
+        arrays = [list(sparse_rows(t)) if is_sparse(t) else t if is_ragged(t) else value_of(t)
+                  for t in leaves]  # rt[i]: a row of a RaggedTensor
         rows = self._rows
         if rows is None:  # symbolic tensors of unknown length: check them now, as TF does
             sizes = [a.shape[0] for a in arrays]
@@ -95,7 +102,8 @@ class _TensorSliceDataset(Dataset):
         template = self._structure
         dtypes_ = [t.dtype for t in leaves]
         for i in range(rows):
-            yield pack(template, [a[i] if is_ragged(a) else EagerTensor(slice_row(a, i), d)
+            yield pack(template, [a[i] if is_ragged(a) or isinstance(a, list)
+                                  else EagerTensor(slice_row(a, i), d)
                                   for a, d in zip(arrays, dtypes_)])
 
 
@@ -110,7 +118,7 @@ class _TensorDataset(Dataset):
         return 1
 
     def _generate(self):
-        yield pack(self._structure, [leaf if is_dataset(leaf) or is_ragged(leaf)
+        yield pack(self._structure, [leaf if is_dataset(leaf) or is_composite(leaf)
                                      else eager(leaf) for leaf in flatten(self._structure)])
 
 
@@ -261,6 +269,9 @@ def _checked(value, spec, index):
                                f"was {value}.", index)
     tensors = []
     for leaf_spec, leaf in zip(flatten(spec), values):
+        if is_composite_spec(leaf_spec):  # a RaggedTensorSpec or SparseTensorSpec
+            tensors.append(_checked_composite(leaf, leaf_spec, value, index))
+            continue
         array = _convert(leaf, leaf_spec.dtype)
         if array is None:
             raise _generator_error(
@@ -272,6 +283,23 @@ def _checked(value, spec, index):
                 f"{leaf_spec.shape} was expected.", index)
         tensors.append(EagerTensor(array, leaf_spec.dtype))
     return pack(spec, tensors)
+
+
+def _checked_composite(leaf, spec, value, index):
+    """A yielded RaggedTensor/SparseTensor, checked against its spec as TF checks it."""
+    if is_composite(leaf):
+        given = leaf._type_spec
+    else:
+        try:
+            given = TensorSpec.from_tensor(convert_to_tensor(leaf))
+        except (TypeError, ValueError):
+            raise _generator_error(f"that did not match the expected structure. The expected "
+                                   f"structure was {spec!r}, but the yielded element was "
+                                   f"{value}.", index) from None
+    if not spec.is_compatible_with(given):
+        raise _generator_error(f"of {given!r} where an element of {spec!r} was expected.",
+                               index)
+    return leaf
 
 
 def _convert(value, dtype):

@@ -15,11 +15,13 @@ it is rebuilt.
 """
 import numpy as np
 
-from ..framework import nest
+from ..framework import composite_tensor, nest
 from ..framework.function import TensorSpec
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
+from . import sparse_elements
+from .sparse_elements import is_sparse_spec
 
 
 @tf_export("data.DatasetSpec")
@@ -84,7 +86,7 @@ def normalize_element(value):
     if isinstance(value, tuple):
         children = [normalize_element(v) for v in value]
         return type(value)(*children) if hasattr(value, "_fields") else tuple(children)
-    if is_dataset(value) or isinstance(value, Tensor) or is_ragged(value):
+    if is_dataset(value) or isinstance(value, Tensor) or is_composite(value):
         return value
     return list_to_tensor(value)
 
@@ -96,6 +98,12 @@ def is_ragged(value):
 
 def is_ragged_spec(spec):
     return type(spec).__name__ == "RaggedTensorSpec"
+
+
+def is_composite(value):
+    """A RaggedTensor or SparseTensor: kept whole in an element, taken apart into its
+    component tensors where a traced function needs plain tensors."""
+    return composite_tensor.is_composite(value)
 
 
 def _holds_tensor(value):
@@ -118,9 +126,8 @@ def spec_of(leaf):
     """The spec of one leaf: a TensorSpec for a tensor, a DatasetSpec for a dataset."""
     if is_dataset(leaf):
         return DatasetSpec(leaf.element_spec)
-    if is_ragged(leaf):
-        from ..ragged.ragged_tensor_spec import RaggedTensorSpec
-        return RaggedTensorSpec.from_value(leaf)
+    if is_composite(leaf):  # a RaggedTensorSpec or SparseTensorSpec
+        return leaf._type_spec
     return TensorSpec(leaf.shape, leaf.dtype)
 
 
@@ -135,6 +142,8 @@ def type_text(structure):
 
 def batched_spec(spec, batch_dim):
     """A TensorSpec with a leading batch dimension (`batch_dim` an int or None)."""
+    if is_sparse_spec(spec):
+        return sparse_elements.batched_spec(spec, batch_dim)
     if spec.shape.rank is None:
         return TensorSpec(None, spec.dtype)
     return TensorSpec([batch_dim] + list(spec.shape), spec.dtype)
@@ -144,6 +153,8 @@ def unbatched_spec(spec):
     if is_ragged_spec(spec):  # a row of a RaggedTensor: one partition fewer
         return type(spec)(spec.shape[1:], spec.dtype, spec.ragged_rank - 1,
                           spec.row_splits_dtype)
+    if is_sparse_spec(spec):
+        return sparse_elements.unbatched_spec(spec)
     if spec.shape.rank is None:
         return TensorSpec(None, spec.dtype)
     if spec.shape.rank == 0:

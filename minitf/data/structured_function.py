@@ -16,7 +16,7 @@ traced structure. In TensorFlow this class is `StructuredFunctionWrapper`.
 """
 import numpy as np
 
-from ..framework import context, errors
+from ..framework import composite_tensor, context, errors
 from ..framework.executor import compile_graph, run
 from ..framework.function import Function, TensorSpec
 from ..framework.graph import Graph, SymbolicTensor
@@ -74,24 +74,21 @@ class StructuredFunction:
                       .replace(">", ""))
         with tapes_paused(), graph.as_default():
             leaves = flatten(input_spec)
-            for i, spec in enumerate(leaves):
+            for spec in leaves:
                 if isinstance(spec, DatasetSpec):
                     raise TypeError(f"`{self._transformation}` cannot trace a function of "
                                     "dataset elements; use flat_map or interleave.")
-                if type(spec).__name__ == "RaggedTensorSpec" and spec.ragged_rank:
-                    raise TypeError(
-                        f"minitf's `{self._transformation}` cannot trace a function of "
-                        "RaggedTensor elements yet (TensorFlow can): apply the function "
-                        "before ragged_batch, or loop over the batches in Python.")
+            # a RaggedTensor/SparseTensor element: one placeholder per component tensor
+            parts = composite_tensor.expand(leaves)
             placeholders = [graph.placeholder(s.shape, s.dtype, f"args_{i}")
-                            for i, s in enumerate(leaves)]
-            result = function(*as_args(pack(input_spec, placeholders)))
-            result = _lists_to_tuples(result)
+                            for i, s in enumerate(parts)]
+            arguments = pack(input_spec, composite_tensor.rebuild(leaves, placeholders))
+            result = _lists_to_tuples(function(*as_args(arguments)))
             outputs = pack(result, [self._as_output(graph, v) for v in flatten(result)])
         # Tensors of an enclosing tf.function the function uses: extra graph inputs,
         # read from their bound values when that function runs (graph_inputs.py).
         self.captured_inputs = [outer for outer, _ in graph.captures]
-        graph.outputs = flatten(outputs)
+        graph.outputs = composite_tensor.expand(flatten(outputs))
         return graph, outputs
 
     def _as_output(self, graph, value):
@@ -99,24 +96,31 @@ class StructuredFunction:
             raise TypeError(
                 f"The function passed to `{self._transformation}` returned {value!r}; it "
                 "must return tensors (or nests of tensors). Did you forget a `return`?")
+        if composite_tensor.is_composite(value):  # its component tensors become outputs
+            parts = [graph.symbolic(t) for t in composite_tensor.components(value)]
+            return value._type_spec._from_components(parts)
         return graph.symbolic(convert_to_tensor(value))
 
     def __call__(self, element):
         """The function's result for one element (a nest of eager tensors)."""
         if _DEBUG_MODE[0] and not self.captured_inputs:
             return self._call_eagerly(element)
-        arrays = run(self._plan, [t._value for t in flatten(element)]
+        arrays = run(self._plan, [t._value for t in composite_tensor.expand(flatten(element))]
                      + [value_of(t) for t in self.captured_inputs])
-        return pack(self.output_structure, [EagerTensor(a) for a in arrays])
+        leaves = flatten(self.output_structure)
+        return pack(self.output_structure, composite_tensor.rebuild(
+            leaves, [EagerTensor(a) for a in arrays]))
 
     def _call_eagerly(self, element):
         result = _lists_to_tuples(self._python_function(*as_args(element)))
         try:
-            leaves = [convert_to_tensor(v) for v in flatten(result)]
+            leaves = [v if composite_tensor.is_composite(v) else convert_to_tensor(v)
+                      for v in flatten(result)]
             packed = pack(self.output_structure, leaves)
         except (ValueError, TypeError, StopIteration):
             packed = None
         if packed is None or len(leaves) != len(flatten(self.output_spec)) or not all(
+                s.is_compatible_with(t) if composite_tensor.is_composite(t) else
                 s.dtype is t.dtype and s.shape.is_compatible_with(t.shape)
                 for s, t in zip(flatten(self.output_spec), leaves)):
             raise errors.InvalidArgumentError(

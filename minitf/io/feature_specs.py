@@ -26,8 +26,9 @@ then shape them:
 
 Where minitf differs: row partitions are always checked (TF 2.21 checks them only
 with `validate=True` and otherwise can return a tensor that silently drops
-values), and a RaggedFeature with partitions, or of a batch, is parsed eagerly
-only: minitf's RaggedTensor computes its row partition when it is made.
+values). A RaggedFeature is shaped by one op (`RaggedFeature`), so it parses
+inside `tf.function` and `Dataset.map` too, giving a RaggedTensor whose row
+partition is traced (minitf/ragged/ragged_graph.py).
 """
 import collections
 
@@ -232,31 +233,23 @@ def _bad_partition(key, why):
                           "Check the partition list of the Example.")
 
 
-def _per_example(sparse, batch, batched):
-    values = sparse.values.numpy()
+def _per_example(indices, values, batch, batched):
     if not batched:
         return [values]
-    rows = sparse.indices.numpy()[:, 0]
+    rows = indices[:, 0]
     return [values[rows == b] for b in range(batch)]
 
 
-def _ragged(spec, name, result, batched):
-    from ..ragged.ragged_tensor import RaggedTensor
-
-    value = result[spec.value_key or name]
-    if not spec.partitions and not batched:
-        return value.values
-    if isinstance(value.values, SymbolicTensor):
-        raise errors.UnimplementedError(
-            None, "ParseExampleV2", "minitf parses a RaggedFeature of a batch, or with "
-            "partitions, eagerly only (its RaggedTensor needs its row partition while "
-            "tracing): parse outside tf.function or Dataset.map, or parse one Example "
-            "without partitions there.")
-    batch = int(value.dense_shape.numpy()[0]) if batched else 1
-    flat_values = _per_example(value, batch, batched)
-    parts = [(type(p).__name__, p.length if type(p).__name__ == "UniformRowLength" else
-              _per_example(result[p.key], batch, batched), getattr(p, "key", None))
-             for p in spec.partitions]
+def _ragged_feature(indices, values, shape, *partition_parts, kinds, keys, lengths, batched,
+                    splits_dtype):
+    """NumPy: a RaggedFeature's flat values and its row splits, outermost first, from the
+    VarLenFeature parts (indices, values) of its values and of each partition."""
+    batch = int(shape[0]) if batched else 1
+    flat_values = _per_example(indices, values, batch, batched)
+    pairs = iter(zip(partition_parts[::2], partition_parts[1::2]))
+    parts = [(kind, length if kind == "UniformRowLength" else
+              _per_example(*next(pairs), batch, batched), key)
+             for kind, key, length in zip(kinds, keys, lengths)]
     levels = [[] for _ in parts]  # per partition, per example: its splits
     outer_rows = []
     for b in range(batch):
@@ -271,10 +264,41 @@ def _ragged(spec, name, result, batched):
     nested = [_joined(level) for level in levels]
     if batched:
         nested.insert(0, np.concatenate([[0], np.cumsum(outer_rows)]))
-    values = np.concatenate(flat_values)
-    nested = [convert_to_tensor(s.astype(spec.row_splits_dtype.as_numpy_dtype)) for s in nested]
-    return RaggedTensor.from_nested_row_splits(convert_to_tensor(values, dtype=spec.dtype),
-                                               nested, validate=False)
+    dtype = np.dtype(splits_dtype)
+    values = np.concatenate(flat_values) if flat_values else values[:0]
+    return (values.astype(values.dtype),) + tuple(s.astype(dtype) for s in nested)
+
+
+def _ragged_feature_shapes(indices, values, shape, *parts, kinds, batched, **_):
+    return (TensorShape([None]),) + (TensorShape([None]),) * (len(kinds) + bool(batched))
+
+
+def _ragged_feature_dtypes(indices, values, shape, *parts, kinds, batched, splits_dtype, **_):
+    return (values,) + (dtypes.as_dtype(splits_dtype),) * (len(kinds) + bool(batched))
+
+
+# One op, so that parsing runs when the graph runs (inside tf.function and Dataset.map too)
+RaggedFeatureOp = Op("RaggedFeature", _ragged_feature, typed=(), num_outputs=None,
+                     shape=_ragged_feature_shapes, dtype=_ragged_feature_dtypes)
+
+
+def _ragged(spec, name, result, batched):
+    from ..ragged.ragged_tensor import RaggedTensor
+
+    value = result[spec.value_key or name]
+    if not spec.partitions and not batched:
+        return value.values
+    inputs = [value.indices, value.values, value.dense_shape]
+    for p in spec.partitions:
+        if type(p).__name__ != "UniformRowLength":
+            inputs += [result[p.key].indices, result[p.key].values]
+    outputs = apply(RaggedFeatureOp, inputs, {
+        "kinds": tuple(type(p).__name__ for p in spec.partitions),
+        "keys": tuple(getattr(p, "key", None) for p in spec.partitions),
+        "lengths": tuple(int(getattr(p, "length", 0) or 0) for p in spec.partitions),
+        "batched": bool(batched), "splits_dtype": spec.row_splits_dtype.name})
+    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    return RaggedTensor.from_nested_row_splits(outputs[0], outputs[1:], validate=False)
 
 
 def _joined(per_example):

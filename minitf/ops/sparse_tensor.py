@@ -30,7 +30,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.op import Op, apply
-from ..framework.tensor import convert_to_tensor, register_tensor_conversion_function
+from ..framework.tensor import Tensor, convert_to_tensor, register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .gather_ops import gather_nd
@@ -50,9 +50,9 @@ class SparseTensor:
     _static_shape = None  # what a SparseTensorSpec knows when dense_shape is traced
 
     def __init__(self, indices, values, dense_shape):
-        self._indices = convert_to_tensor(indices, dtype=dtypes.int64)
-        self._values = convert_to_tensor(values)
-        self._dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64)
+        self._indices = convert_to_tensor(_packed(indices), dtype=dtypes.int64)
+        self._values = convert_to_tensor(_packed(values))
+        self._dense_shape = convert_to_tensor(_packed(dense_shape), dtype=dtypes.int64)
         _check_rank(self._indices, 2)
         _check_rank(self._values, 1)
         _check_rank(self._dense_shape, 1)
@@ -109,6 +109,15 @@ class SparseTensor:
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
+
+
+def _packed(value):
+    """A list holding traced tensors (`[x]` inside Dataset.map) stacked, as TF converts it."""
+    if isinstance(value, (list, tuple)) and any(
+            isinstance(v, Tensor) and not hasattr(v, "_value") for v in value):
+        from .array_ops import stack
+        return stack([_packed(v) for v in value])
+    return value
 
 
 def _refuse_conversion(value, dtype=None):

@@ -54,6 +54,9 @@ def _partition_tensor(value, name, dtype=None, traced_ok=False):
     (symbolic) one only where `traced_ok` (row_splits and row_lengths: ragged_graph.py)."""
     if isinstance(value, Tensor):
         tensor = value
+    elif isinstance(value, (list, tuple)) and any(isinstance(v, SymbolicTensor) for v in value):
+        from ..ops.array_ops import stack  # [n // 2, n - n // 2]: packed, as TF converts it
+        tensor = stack([convert_to_tensor(v, dtype_hint=dtype or dtypes.int64) for v in value])
     else:
         tensor = convert_to_tensor(value, dtype_hint=dtype or dtypes.int64)
     if tensor.dtype not in _SPLITS_DTYPES:

@@ -97,6 +97,8 @@ def test_ragged_feature_partitions_are_checked():
                  R.ValueRowIds("ix")):
         with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid RaggedFeature partition"):
             tf.io.parse_example([EX], {"r": R(tf.int64, value_key="w", partitions=[part])})
-    with pytest.raises(tf.errors.UnimplementedError, match="eagerly only"):
-        tf.function(lambda s: tf.io.parse_example(s, {"w": R(tf.int64)})["w"].flat_values)(
-            tf.constant([EX]))
+    # inside tf.function the partition is checked when the graph runs
+    parse = tf.function(lambda s: tf.io.parse_example(
+        s, {"r": R(tf.int64, value_key="w", partitions=[R.UniformRowLength(2)])})["r"])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid RaggedFeature partition"):
+        parse(tf.constant([EX]))

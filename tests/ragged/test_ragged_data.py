@@ -64,9 +64,8 @@ def test_rows_of_a_ragged_tensor_as_elements():
     assert next(iter(whole)).to_list() == [[1, 2], [3], []]
 
 
-def test_map_of_ragged_elements_is_a_clear_error():
-    with pytest.raises(TypeError, match="cannot trace a function of RaggedTensor elements"):
-        lengths(3).ragged_batch(2).map(lambda r: r)
+def test_a_batch_size_of_zero_is_tf_s_error():
+    # map of RaggedTensor elements: tests/ragged/test_ragged_function_data.py
     with pytest.raises(tf.errors.InvalidArgumentError, match="Batch size must be greater"):
         lengths(3).ragged_batch(0)
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import minitf as tf
+from composite_compare import attempt, describe, run_in_minitf, run_in_real_tf, same
 from gradcheck import check_grads
-from real_tf import run_tf_json
 
 R = tf.RaggedTensor
 
@@ -140,3 +140,160 @@ def test_uses_that_need_the_splits_while_tracing_say_so():
 
     with pytest.raises(ValueError, match="needs the values of its row_splits"):
         rows(rt3())
+
+
+# --- tf.data -------------------------------------------------------------------------------
+def halves(n):
+    return R.from_row_lengths(tf.range(n), [n // 2, n - n // 2])
+
+
+def test_dataset_map_returns_ragged_elements_that_batch_and_unbatch():
+    ds = tf.data.Dataset.range(4).map(halves)
+    assert repr(ds.element_spec) == \
+        "RaggedTensorSpec(TensorShape([2, None]), tf.int64, 1, tf.int64)"
+    assert [r.to_list() for r in ds] == [[[], []], [[], [0]], [[0], [1]], [[0], [1, 2]]]
+    batched = ds.batch(2)
+    assert repr(batched.element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, 2, None]), tf.int64, 2, tf.int64)"
+    assert [b.to_list() for b in batched] == [[[[], []], [[], [0]]], [[[0], [1]], [[0], [1, 2]]]]
+    assert [r.to_list() for r in batched.unbatch()] == [r.to_list() for r in ds]
+    assert batched.unbatch().element_spec == ds.element_spec
+    assert ds.ragged_batch(2).element_spec == batched.element_spec
+
+
+def test_dataset_map_of_ragged_elements():
+    ds = tf.data.Dataset.range(4).map(halves)
+    assert [t.numpy().tolist() for t in ds.map(lambda r: tf.reduce_sum(r, axis=1))] == \
+        [[0, 0], [0, 0], [0, 1], [0, 3]]
+    assert [t.numpy().tolist() for t in ds.map(lambda r: r.to_tensor())][3] == [[0, 0], [1, 2]]
+    assert [r.to_list() for r in ds.filter(lambda r: r.nrows() > 0)][1] == [[], [0]]
+    pairs = tf.data.Dataset.range(3).map(halves).map(lambda r: (r * 10, r.row_lengths()))
+    rt, lengths = list(pairs)[2]
+    assert rt.to_list() == [[0], [10]] and lengths.numpy().tolist() == [1, 1]
+    with pytest.raises(TypeError, match="`padded_batch` is only supported for datasets that "
+                                        "produce tensor elements"):
+        ds.padded_batch(2)
+
+
+def test_ragged_iteration_sources_and_numpy():
+    rt = rt3()
+    assert [t.numpy().tolist() for t in tf.data.Dataset.from_tensor_slices(rt)] == \
+        [[1, 2], [3], []]
+    whole = tf.data.Dataset.from_tensors(rt).repeat(2).batch(2)
+    assert repr(whole.element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, 3, None]), tf.int32, 2, tf.int64)"
+    arrays = list(tf.data.Dataset.range(4).map(halves).as_numpy_iterator())
+    assert arrays[2].tolist() == [[0], [1]] and arrays[3].dtype == object
+
+
+def test_from_generator_with_a_ragged_signature():
+    spec = tf.RaggedTensorSpec([None, None], tf.int32)
+    ds = tf.data.Dataset.from_generator(lambda: iter([rt3(), tf.ragged.constant([[5]])]),
+                                        output_signature=spec)
+    assert ds.element_spec == spec
+    assert [r.to_list() for r in ds] == [[[1, 2], [3], []], [[5]]]
+    dense = tf.data.Dataset.from_generator(lambda: iter([tf.constant([1])]),
+                                           output_signature=spec)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="where an element of "
+                                                             "RaggedTensorSpec"):
+        list(dense)
+
+
+def test_a_ragged_dataset_inside_a_function():
+    @tf.function
+    def total(ds):
+        out = tf.constant(0, tf.int64)
+        for r in ds:
+            out += tf.reduce_sum(r.flat_values)
+        return out
+
+    assert int(total(tf.data.Dataset.range(4).map(halves))) == 4
+
+
+# --- real TF: the same cases, in one TF process --------------------------------------------
+def case_retracing(tf):
+    @tf.function
+    def double(x):
+        return x * 2
+
+    out = [double(tf.ragged.constant([[1, 2], [3], []])),
+           double(tf.ragged.constant([[1], [3, 4, 5], [6]])), double.experimental_get_tracing_count(),
+           double(tf.ragged.constant([[1], [2], [3], [4]])), double.experimental_get_tracing_count()]
+    cf = double.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.int32))
+    out += [double.experimental_get_tracing_count(), double(tf.ragged.constant([[1]] * 5)),
+            double.experimental_get_tracing_count(), cf(tf.ragged.constant([[7, 8]]))]
+    out += [repr(double.get_concrete_function(tf.ragged.constant([[1]])).structured_input_signature),
+            str(cf), double.pretty_printed_concrete_signatures()[:400],
+            type(cf.structured_outputs).__name__]
+    return describe(out)
+
+
+def case_input_signature(tf):
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def parts(x):
+        return (x.flat_values, x.row_lengths(), x.nrows(), x.value_rowids(), x.row_starts(),
+                tf.reduce_sum(x, axis=1), tf.reduce_max(x, axis=1), tf.reduce_mean(x, axis=1),
+                x.to_tensor(), x.bounding_shape(), x + x, tf.math.abs(-x))
+
+    out = [parts(tf.ragged.constant([[1, 2], [-3, 4, 5], [6]])),
+           parts(tf.ragged.constant([[1]] * 4)), parts.experimental_get_tracing_count(),
+           repr(parts.get_concrete_function().structured_input_signature),
+           attempt(lambda: parts(tf.ragged.constant([[1.0]]))),
+           describe(attempt(lambda: parts(tf.constant([[1, 2]]))))[:2]]
+    return describe(out)
+
+
+def case_traced_partitions(tf):
+    @tf.function
+    def make(values, lengths):
+        return tf.RaggedTensor.from_row_lengths(values, lengths)
+
+    v = tf.constant([1.0, 2.0, 3.0])
+
+    @tf.function
+    def loss(x):
+        return tf.reduce_sum(tf.reduce_mean(x * x, axis=1))
+
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = loss(tf.RaggedTensor.from_row_lengths(v, [2, 1]))
+    out = [make(v, tf.constant([1, 2], tf.int64)), tape.gradient(y, v),
+           describe(attempt(lambda: make(v, tf.constant([1, 1], tf.int64))))[:2]]
+    return describe(out)
+
+
+def case_dataset(tf):
+    def halves(n):
+        return tf.RaggedTensor.from_row_lengths(tf.range(n), [n // 2, n - n // 2])
+
+    ds = tf.data.Dataset.range(4).map(halves)
+    rt = tf.ragged.constant([[1, 2], [3], []])
+    spec = tf.RaggedTensorSpec([None, None], tf.int32)
+    gen = tf.data.Dataset.from_generator(lambda: iter([rt, tf.ragged.constant([[5]])]),
+                                         output_signature=spec)
+    bad = tf.data.Dataset.from_generator(lambda: iter([tf.constant([1])]), output_signature=spec)
+    out = [repr(ds.element_spec), list(ds), repr(ds.batch(2).element_spec), list(ds.batch(2)),
+           list(ds.batch(2).unbatch()), repr(ds.ragged_batch(2).element_spec),
+           list(ds.map(lambda r: tf.reduce_sum(r, axis=1))),
+           list(ds.map(lambda rows: rows.to_tensor())),
+           list(ds.filter(lambda kept: kept.nrows() > 0)), list(ds.as_numpy_iterator()),
+           describe(attempt(lambda: ds.padded_batch(2)))[:2],
+           repr(tf.data.Dataset.from_tensor_slices(rt).element_spec),
+           repr(tf.data.Dataset.from_tensors(rt).repeat(2).batch(2).element_spec),
+           repr(gen.element_spec), list(gen), attempt(lambda: list(bad))]
+    return describe(out)
+
+
+CASES = [case_retracing, case_input_signature, case_traced_partitions, case_dataset]
+
+
+@pytest.fixture(scope="module")
+def real_tf_results():
+    return run_in_real_tf(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.__name__)
+def test_same_as_real_tf(case, real_tf_results):
+    ours = run_in_minitf([case])[case.__name__]
+    theirs = real_tf_results[case.__name__]
+    assert same(ours, theirs), f"minitf: {ours}\nreal TF: {theirs}"
