@@ -298,8 +298,8 @@ def test_argument_errors():
         K.Ftrl(learning_rate_power=0.5)
     with pytest.raises(ValueError, match="beta_1"):
         K.Lion(beta_1=0.0)
-    with pytest.raises(NotImplementedError, match="use_ema"):
-        K.Adam(use_ema=True)
+    with pytest.raises(NotImplementedError, match="gradient_accumulation_steps"):
+        K.Adam(gradient_accumulation_steps=4)
     with pytest.warns(UserWarning, match="`decay` is no longer supported"):
         K.SGD(decay=0.1)
 

@@ -340,6 +340,8 @@ class Trainer:
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
+        if epochs > 0:  # use_ema=True: the weights take their moving averages (Keras 3)
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         callbacks.on_train_end(logs=epoch_logs)
         return self.history
 

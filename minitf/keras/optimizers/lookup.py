@@ -17,6 +17,8 @@ from .ftrl import Ftrl
 from .lamb import Lamb
 from .lion import Lion
 from .loss_scale_optimizer import LossScaleOptimizer
+from .multi_optimizer import MultiOptimizer, OptimizerMap
+from .muon import Muon
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
@@ -24,11 +26,12 @@ from .schedule_free_adamw import ScheduleFreeAdamW
 from .sgd import SGD
 
 ALL_OPTIMIZERS = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, Adamax,
-                                                  AdamW, Ftrl, Lion, LossScaleOptimizer, Nadam,
-                                                  RMSprop, ScheduleFreeAdamW, SGD)}
+                                                  AdamW, Ftrl, Lion, LossScaleOptimizer, Muon,
+                                                  Nadam, RMSprop, ScheduleFreeAdamW, SGD)}
 # Keras 3.15's `get("lamb")` does not know Lamb (it is missing from ALL_OBJECTS there), but a
-# saved Lamb config loads: deserialize looks here too.
-_CONFIG_ONLY = {"lamb": Lamb}
+# saved Lamb config loads: deserialize looks here too. MultiOptimizer needs its map, so only
+# a config (which holds it) makes one.
+_CONFIG_ONLY = {"lamb": Lamb, "multioptimizer": MultiOptimizer}
 
 
 @tf_export("keras.optimizers.serialize", "optimizers.serialize")
@@ -57,6 +60,8 @@ def deserialize(config, custom_objects=None):
     if cls is None:
         raise ValueError(f"Could not interpret optimizer identifier: {name} Known "
                          f"optimizers: {sorted(c.__name__ for c in ALL_OPTIMIZERS.values())}.")
+    if cls is MultiOptimizer:  # its map's config names the inner optimizers
+        return cls.from_config(config.get("config", {}), custom_objects)
     return cls.from_config(config.get("config", {}))
 
 

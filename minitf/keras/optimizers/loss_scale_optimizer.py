@@ -113,6 +113,10 @@ class LossScaleOptimizer(Optimizer):
         self.dynamic_scale.assign(self.dynamic_scale * 0.5)
         return self.step_counter.read_value()
 
+    def finalize_variable_values(self, var_list):
+        """The inner optimizer's (its `use_ema` averages, if any)."""
+        self.inner_optimizer.finalize_variable_values(var_list)
+
     def check_finite(self, grads):
         """A bool scalar: True when no gradient holds inf or NaN."""
         finite = [reduce_all(is_finite(g)) for g in grads if g is not None]

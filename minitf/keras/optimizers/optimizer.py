@@ -40,17 +40,20 @@ from ...framework.variables import Variable
 from ...module import _on_assign
 from ...ops.array_ops import stack
 from ...ops.clip_ops import clip_by_norm, clip_by_value
-from ...ops.math_ops import cast, minimum
+from ...ops.cond_ops import cond
+from ...ops.math_ops import cast, equal, minimum, not_equal
 from ...ops.reduction_ops import reduce_sum
 from ...ops.unary_ops import sqrt, square
+from ..utils.naming import to_snake_case
 from . import schedules
 
 _NAME_COUNTS = {}
 
 
 def _auto_name(class_name):
-    """'Adam' -> 'adam', then 'adam_1', ... (Keras's `auto_name`)."""
-    base = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", class_name).lower()
+    """'Adam' -> 'adam', then 'adam_1', ...; 'AdamW' -> 'adam_w', 'RMSprop' -> 'rm_sprop'
+    (Keras's `auto_name`: its snake case, then numbered)."""
+    base = to_snake_case(class_name)
     count = _NAME_COUNTS.get(base, 0)
     _NAME_COUNTS[base] = count + 1
     return base if count == 0 else f"{base}_{count}"
@@ -94,11 +97,12 @@ class Optimizer:
             warnings.warn("Argument `decay` is no longer supported and will be ignored.")
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        if use_ema or gradient_accumulation_steps:
+        if gradient_accumulation_steps:
             raise NotImplementedError(
-                "minitf's optimizers do not implement `use_ema` or "
-                "`gradient_accumulation_steps` (real TF 2.21 does); leave them at their "
-                "defaults.")
+                "minitf's optimizers do not implement `gradient_accumulation_steps` (real "
+                "TF 2.21 does); leave it at its default, None.")
+        if use_ema:
+            _check_ema_args(ema_momentum, ema_overwrite_frequency)
         clip_args = [a for a in (clipnorm, clipvalue, global_clipnorm) if a is not None]
         if len(clip_args) > 1:
             raise ValueError(
@@ -191,6 +195,9 @@ class Optimizer:
             self._slots.setdefault(id(variable), {})
         self._trainable_variables = var_list
         self.built = True
+        if self.use_ema:  # first, before the subclass's slots (Keras's order)
+            self._model_variables_moving_average = self.add_optimizer_variables(
+                var_list, "average")
 
     def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none",
                      name=None):
@@ -299,6 +306,8 @@ class Optimizer:
         grads = self._clip_gradients(grads)
         self._apply_weight_decay(trainable_variables)
         self._backend_update_step(grads, trainable_variables, self.learning_rate)
+        if self.use_ema:
+            self._update_ema()
         for variable in trainable_variables:
             if variable.constraint is not None:
                 variable.assign(variable.constraint(variable))
@@ -307,6 +316,38 @@ class Optimizer:
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         for grad, variable in zip(grads, trainable_variables):
             self.update_step(grad, variable, learning_rate)
+
+    # --- the exponential moving average of the weights (use_ema=True) -----------------------
+    def _update_ema(self):
+        """average = m * average + (1 - m) * variable, with m = 0 on the very first step (so
+        the average starts at the weights); every `ema_overwrite_frequency` steps the
+        weights are overwritten with their averages. Keras 3's order: after the update,
+        before the constraints, on all variables the optimizer was built with."""
+        not_first_step = not_equal(self.iterations, 0)
+        for variable, average in zip(self._trainable_variables,
+                                     self._model_variables_moving_average):
+            momentum = cast(not_first_step, variable.dtype) * self.ema_momentum
+            average.assign(momentum * average + (1 - momentum) * variable)
+        if self.ema_overwrite_frequency:
+            overwrite = equal((self.iterations + 1) % self.ema_overwrite_frequency, 0)
+            cond(overwrite, lambda: self._overwrite_model_variables_with_average_value(
+                self._trainable_variables), lambda: None)
+
+    def _overwrite_model_variables_with_average_value(self, trainable_variables):
+        if len(trainable_variables) != len(self._model_variables_moving_average):
+            raise ValueError(
+                f"The length of model variables ({len(trainable_variables)}) to override "
+                "does not match the length of model variables stored in the optimizer "
+                f"({len(self._model_variables_moving_average)}). Please check if the "
+                "optimizer was called on your model.")
+        for variable, average in zip(trainable_variables,
+                                     self._model_variables_moving_average):
+            variable.assign(average)
+
+    def finalize_variable_values(self, var_list):
+        """End of `fit`: with `use_ema=True` the weights take their moving averages."""
+        if self.use_ema:
+            self._overwrite_model_variables_with_average_value(var_list)
 
     def _check_variables_are_known(self, variables):
         for v in variables:
@@ -424,6 +465,16 @@ class Optimizer:
     def __repr__(self):
         return f"<{type(self).__module__.replace('minitf.', '')}.{type(self).__name__} " \
                f"name={self.name!r}>"
+
+
+def _check_ema_args(ema_momentum, ema_overwrite_frequency):
+    if ema_momentum > 1 or ema_momentum < 0:
+        raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                         f"Received: ema_momentum={ema_momentum}")
+    if ema_overwrite_frequency and (not isinstance(ema_overwrite_frequency, int)
+                                    or ema_overwrite_frequency < 1):
+        raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                         f"Received: ema_overwrite_frequency={ema_overwrite_frequency}")
 
 
 def _filter_empty_gradients(grads, variables):

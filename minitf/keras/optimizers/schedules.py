@@ -16,7 +16,8 @@ from ...framework.tensor import convert_to_tensor as _convert_to_tensor
 from ...framework.tf_export import tf_export
 from ...ops.cond_ops import cond as _cond
 from ...ops.math_ops import (cast as _cast, equal as _equal, greater as _greater, less as _less,
-                             less_equal as _less_equal, logical_and as _logical_and,
+                             less_equal as _less_equal, log as _log,
+                             logical_and as _logical_and,
                              minimum as _minimum, pow as _pow, where as _where)
 from ...ops.unary_ops import ceil as _ceil, cos as _cos, floor as _floor
 
@@ -241,8 +242,63 @@ class CosineDecay(LearningRateSchedule):
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
 
 
+@tf_export("keras.optimizers.schedules.CosineDecayRestarts",
+           "optimizers.schedules.CosineDecayRestarts")
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): a cosine from lr down to alpha * lr over
+    `first_decay_steps`, then again over t_mul times as many steps from m_mul times the
+    previous peak, and so on.
+
+    >>> s = tf.keras.optimizers.schedules.CosineDecayRestarts(1.0, 4, t_mul=2.0, m_mul=0.5)
+    >>> [round(float(s(i)), 4) for i in (0, 2, 4, 8, 12)]
+    [1.0, 0.5, 0.5, 0.25, 0.25]
+    """
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name="SGDRDecay"):
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = first_decay_steps
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+        if first_decay_steps <= 0:
+            raise ValueError("Argument `first_decay_steps` must be > 0. Received: "
+                             f"first_decay_steps={first_decay_steps}")
+
+    def __call__(self, step):
+        initial, dtype, step = _float_args(self.initial_learning_rate, step)
+        t_mul, m_mul = _cast(self._t_mul, dtype), _cast(self._m_mul, dtype)
+        alpha = _cast(self.alpha, dtype)
+        fraction = step / _cast(self.first_decay_steps, dtype)  # in units of the first cycle
+        i_restart, fraction = _cond(_equal(t_mul, 1.0),
+                                    lambda: _restart_equal(fraction),
+                                    lambda: _restart_geometric(fraction, t_mul))
+        cosine = 0.5 * _pow(m_mul, i_restart) * (1.0 + _cos(_cast(math.pi, dtype) * fraction))
+        return initial * ((1 - alpha) * cosine + alpha)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
+                "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
+
+
+def _restart_equal(fraction):
+    """Cycles of equal length: restart number and the fraction done of the current one."""
+    i_restart = _floor(fraction)
+    return i_restart, fraction - i_restart
+
+
+def _restart_geometric(fraction, t_mul):
+    """Cycle k lasts t_mul ** k first cycles; cycles 0..i-1 sum to (1 - t_mul**i) / (1 - t_mul)."""
+    i_restart = _floor(_log(1.0 - fraction * (1.0 - t_mul)) / _log(t_mul))
+    done = (1.0 - _pow(t_mul, i_restart)) / (1.0 - t_mul)
+    return i_restart, (fraction - done) / _pow(t_mul, i_restart)
+
+
 _SCHEDULES = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay,
-                                      PolynomialDecay, InverseTimeDecay, CosineDecay)}
+                                      PolynomialDecay, InverseTimeDecay, CosineDecay,
+                                      CosineDecayRestarts)}
 
 
 @tf_export("keras.optimizers.schedules.serialize", "optimizers.schedules.serialize")
