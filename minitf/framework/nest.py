@@ -8,6 +8,7 @@ Dict entries are visited in sorted key order, as in TensorFlow.
 >>> tf.nest.pack_sequence_as({"b": [0, 0], "a": 0}, [30, 10, 20])
 {'a': 30, 'b': [10, 20]}
 """
+from . import composite_tensor
 
 
 def _is_namedtuple(x):
@@ -25,7 +26,17 @@ def _children(structure):
 
 
 def flatten(structure, expand_composites=False):
-    """The leaves of `structure`, depth first (iteratively, so deep nests are fine)."""
+    """The leaves of `structure`, depth first (iteratively, so deep nests are fine).
+
+    With `expand_composites=True` a RaggedTensor or SparseTensor gives its component
+    tensors (framework/composite_tensor.py), as in TF:
+
+    >>> [t.numpy().tolist() for t in tf.nest.flatten(
+    ...     tf.ragged.constant([[1], [2, 3]]), expand_composites=True)]
+    [[1, 2, 3], [0, 1, 3]]
+    """
+    if expand_composites:
+        return composite_tensor.expand(flatten(structure))
     if not is_nested(structure):
         return [structure]
     leaves, stack = [], [structure]
@@ -52,6 +63,10 @@ def _rebuild(template, children):
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """The inverse of `flatten`: put `flat_sequence` back into `structure`'s shape."""
     flat_sequence = list(flat_sequence)
+    if expand_composites:  # each composite of `structure` rebuilt from its components
+        leaves = flatten(structure)
+        if len(composite_tensor.expand(leaves)) == len(flat_sequence):
+            flat_sequence = composite_tensor.rebuild(leaves, flat_sequence)
     expected = len(flatten(structure))
     if expected != len(flat_sequence):
         raise ValueError(
@@ -89,5 +104,6 @@ def map_structure(func, *structures, **kwargs):
         raise ValueError("Must provide at least one structure")
     for other in structures[1:]:
         assert_same_structure(structures[0], other, check_types=kwargs.get("check_types", True))
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+    expand = kwargs.get("expand_composites", False)
+    flats = [flatten(s, expand) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)], expand)

@@ -133,6 +133,18 @@ def test_gradients_through_ragged_values_in_a_function():
     assert tape.gradient(y, v).numpy().tolist() == [1.0, 10.0, 100.0]
 
 
+def test_nest_expands_composites():
+    rt = tf.ragged.constant([[1], [2, 3]])
+    parts = tf.nest.flatten([rt, 5], expand_composites=True)
+    assert [p.numpy().tolist() if hasattr(p, "numpy") else p for p in parts] == \
+        [[1, 2, 3], [0, 1, 3], 5]
+    assert tf.nest.flatten([rt, 5])[0] is rt
+    back = tf.nest.pack_sequence_as([rt, 0], parts, expand_composites=True)
+    assert back[0].to_list() == [[1], [2, 3]] and back[1] == 5
+    doubled = tf.nest.map_structure(lambda t: t * 2, {"r": rt}, expand_composites=True)
+    assert doubled["r"].row_splits.numpy().tolist() == [0, 2, 6]  # splits doubled too, as TF
+
+
 def test_uses_that_need_the_splits_while_tracing_say_so():
     @tf.function
     def rows(x):
@@ -257,8 +269,13 @@ def case_traced_partitions(tf):
     with tf.GradientTape() as tape:
         tape.watch(v)
         y = loss(tf.RaggedTensor.from_row_lengths(v, [2, 1]))
+    rt = tf.ragged.constant([[1], [2, 3]])
     out = [make(v, tf.constant([1, 2], tf.int64)), tape.gradient(y, v),
-           describe(attempt(lambda: make(v, tf.constant([1, 1], tf.int64))))[:2]]
+           describe(attempt(lambda: make(v, tf.constant([1, 1], tf.int64))))[:2],
+           tf.nest.flatten({"r": rt, "n": 1}, expand_composites=True),
+           tf.nest.pack_sequence_as(rt, [tf.constant([7, 8, 9]), tf.constant([0, 2, 3], tf.int64)],
+                                    expand_composites=True),
+           tf.nest.map_structure(lambda t: t * 2, [rt], expand_composites=True)]
     return describe(out)
 
 
