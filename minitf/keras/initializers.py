@@ -6,25 +6,28 @@ An initializer is called with a shape and a dtype and returns a tensor:
 >>> tf.keras.initializers.Constant(0.5)(shape=(2,))
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
 
-Random initializers draw with the stateless random ops from a seed pair
-fixed when the initializer is made, so one initializer returns the same
-values on every call (as in Keras 3). With `seed=None` that pair comes from
-`tf.random`'s global seed, so `tf.random.set_seed(s)` before building a
-model makes its weights reproducible:
+Random initializers draw with the stateless random ops, as Keras 3 does: the
+seed is fixed when the initializer is made, so one initializer returns the
+same values on every call. With `seed=None` the seed is
+`random.randint(1, 10**9)` from Python's `random` module, drawn at
+construction (Keras's `make_default_seed`), and the draw uses the pair
+[seed, 0]. So `tf.random.set_seed` does *not* fix Keras weights;
+`tf.keras.utils.set_random_seed(s)` (which seeds Python's `random` too) does:
 
->>> tf.random.set_seed(1); a = tf.keras.initializers.GlorotUniform()((2, 2))
->>> tf.random.set_seed(1); b = tf.keras.initializers.GlorotUniform()((2, 2))
+>>> tf.keras.utils.set_random_seed(1); a = tf.keras.initializers.GlorotUniform()((2, 2))
+>>> tf.keras.utils.set_random_seed(1); b = tf.keras.initializers.GlorotUniform()((2, 2))
 >>> bool(tf.reduce_all(a == b))
 True
+>>> a                                   # Keras 3.15 on TF 2.21 gives the same numbers
+<tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+array([[-0.5903275 ,  0.8878101 ],
+       [ 1.0738579 , -0.38398606]], dtype=float32)>
 
 The variance-scaling family (Glorot, He, LeCun) picks the spread from the
 weight's fan-in and fan-out, so that activations keep their variance from
 layer to layer: `stddev = sqrt(scale / n)`, n = fan_in, fan_out or their mean.
-minitf's random numbers differ from TensorFlow's (a different generator);
-the distributions and their parameters are TF's.
 """
 import math
-import random
 
 import numpy as np
 
@@ -32,8 +35,9 @@ import minitf as tf
 
 from ..framework import dtypes
 from ..framework.tf_export import tf_export
-from ..ops import random_ops
 from . import serialization
+from .random import random_ops as keras_random
+from .random import seed_generator
 
 _MODULE = "keras.initializers"
 
@@ -150,25 +154,30 @@ class Identity(Initializer):
 
 
 class RandomInitializer(Initializer):
-    """An initializer with a `seed`: an int, or None for one drawn from `tf.random`'s seed."""
+    """An initializer with a `seed`: an int, a `keras.random.SeedGenerator` (a new draw on
+    every call), or None for `make_default_seed()` taken now (as Keras 3)."""
 
     def __init__(self, seed=None):
-        if seed is not None and not isinstance(seed, int):
+        self._init_seed = seed
+        if seed is None:
+            seed = seed_generator.make_default_seed()
+        elif isinstance(seed, dict):
+            seed = seed_generator.SeedGenerator.from_config(seed.get("config", seed))
+        elif not isinstance(seed, (int, seed_generator.SeedGenerator)) or isinstance(seed, bool):
             raise ValueError("`seed` argument should be an instance of `keras.random."
                              f"SeedGenerator()` or an integer. Received: seed={seed}")
         self.seed = seed
-        self._seed_pair = [0, seed] if seed is not None else _fresh_seed_pair()
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": _seed_config(self._init_seed)}
 
 
-def _fresh_seed_pair():
-    """A seed pair from tf.random's global seed (or from Python's random if none is set)."""
-    seed, seed2 = random_ops.get_seed(None)
-    if seed is None:
-        return [random.randint(1, 10**9), random.randint(1, 10**9)]
-    return [seed, seed2]
+def _seed_config(seed):
+    """The seed as Keras serializes it: None, an int, or a SeedGenerator's config dict."""
+    if isinstance(seed, seed_generator.SeedGenerator):
+        return {"module": "keras.random", "class_name": "SeedGenerator",
+                "config": seed.get_config(), "registered_name": None}
+    return seed
 
 
 @tf_export("keras.initializers.RandomNormal", "keras.initializers.random_normal")
@@ -180,11 +189,11 @@ class RandomNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return tf.random.stateless_normal(shape, self._seed_pair, self.mean, self.stddev,
-                                           _dtype(dtype))
+        return keras_random.normal(shape, self.mean, self.stddev, _dtype(dtype), self.seed)
 
     def get_config(self):
-        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
+        return {"seed": _seed_config(self._init_seed), "mean": self.mean,
+                "stddev": self.stddev}
 
 
 @tf_export("keras.initializers.RandomUniform", "keras.initializers.random_uniform")
@@ -196,11 +205,11 @@ class RandomUniform(RandomInitializer):
         self.minval, self.maxval = minval, maxval
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return tf.random.stateless_uniform(shape, self._seed_pair, self.minval, self.maxval,
-                                            _dtype(dtype))
+        return keras_random.uniform(shape, self.minval, self.maxval, _dtype(dtype), self.seed)
 
     def get_config(self):
-        return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
+        return {"seed": _seed_config(self._init_seed), "minval": self.minval,
+                "maxval": self.maxval}
 
 
 @tf_export("keras.initializers.TruncatedNormal", "keras.initializers.truncated_normal")
@@ -212,11 +221,12 @@ class TruncatedNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return tf.random.stateless_truncated_normal(shape, self._seed_pair, self.mean,
-                                                     self.stddev, _dtype(dtype))
+        return keras_random.truncated_normal(shape, self.mean, self.stddev, _dtype(dtype),
+                                             self.seed)
 
     def get_config(self):
-        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
+        return {"seed": _seed_config(self._init_seed), "mean": self.mean,
+                "stddev": self.stddev}
 
 
 def _compute_fans(shape):
@@ -275,16 +285,14 @@ class VarianceScaling(RandomInitializer):
         dtype = _dtype(dtype)
         if self.distribution == "truncated_normal":
             stddev = math.sqrt(scale) / 0.87962566103423978
-            return tf.random.stateless_truncated_normal(shape, self._seed_pair, 0.0, stddev,
-                                                         dtype)
+            return keras_random.truncated_normal(shape, 0.0, stddev, dtype, self.seed)
         if self.distribution == "untruncated_normal":
-            return tf.random.stateless_normal(shape, self._seed_pair, 0.0, math.sqrt(scale),
-                                               dtype)
+            return keras_random.normal(shape, 0.0, math.sqrt(scale), dtype, self.seed)
         limit = math.sqrt(3.0 * scale)
-        return tf.random.stateless_uniform(shape, self._seed_pair, -limit, limit, dtype)
+        return keras_random.uniform(shape, -limit, limit, dtype, self.seed)
 
     def get_config(self):
-        return {"seed": self.seed, "scale": self.scale, "mode": self.mode,
+        return {"seed": _seed_config(self._init_seed), "scale": self.scale, "mode": self.mode,
                 "distribution": self.distribution, "input_axes": self.input_axes,
                 "output_axes": self.output_axes}
 
@@ -296,7 +304,7 @@ def _variance_scaling(class_name, scale, mode, distribution, doc, *names):
         VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self.seed, "input_axes": self.input_axes,
+        return {"seed": _seed_config(self._init_seed), "input_axes": self.input_axes,
                 "output_axes": self.output_axes}
 
     cls = type(class_name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
@@ -351,7 +359,7 @@ class Orthogonal(RandomInitializer):
         dtype = _dtype(dtype)
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = tf.random.stateless_normal(flat, self._seed_pair, dtype=dtype)
+        a = keras_random.normal(flat, dtype=dtype, seed=self.seed)
         q, r = tf.linalg.qr(a, full_matrices=False)
         q = q * tf.sign(tf.linalg.diag_part(r))  # makes Q unique (and uniformly distributed)
         if rows < cols:
@@ -359,7 +367,7 @@ class Orthogonal(RandomInitializer):
         return self.gain * tf.reshape(q, shape)
 
     def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
+        return {"seed": _seed_config(self._init_seed), "gain": self.gain}
 
 
 def _window(name, length, periodic):

@@ -114,12 +114,13 @@ def test_seeding():
     np.testing.assert_array_equal(a.numpy(), b.numpy())  # same seed, same values
     init = I.HeNormal()
     np.testing.assert_array_equal(init((3,)).numpy(), init((3,)).numpy())  # as in Keras 3
-    tf.random.set_seed(5)
+    tf.keras.utils.set_random_seed(5)  # Keras 3: seeds Python's random, where seed=None draws
     first = I.GlorotUniform()((4, 4)).numpy()
     second = I.GlorotUniform()((4, 4)).numpy()
-    tf.random.set_seed(5)
-    assert np.array_equal(I.GlorotUniform()((4, 4)).numpy(), first)  # set_seed replays
+    tf.keras.utils.set_random_seed(5)
+    assert np.array_equal(I.GlorotUniform()((4, 4)).numpy(), first)  # replays
     assert not np.array_equal(first, second)  # but two initializers differ
+    tf.random.set_seed(None)
 
 
 def test_serialization_round_trip():
