@@ -8,4 +8,5 @@
 * `h5_weights.py`: the `.weights.h5` layout (`layers/dense/vars/0`, ...).
 * `keras_file.py`: the `.keras` zip (`config.json`, `metadata.json`,
   `model.weights.h5`).
+* `file_editor.py`: `KerasFileEditor`, a file's weights as a tree to inspect and edit.
 """
