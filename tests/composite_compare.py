@@ -22,6 +22,11 @@ def describe(value):
         return [describe(v) for v in value]
     if isinstance(value, dict):
         return {str(k): describe(v) for k, v in sorted(value.items())}
+    if type(value).__name__ == "IndexedSlices":  # TF's sparse gradient: minitf's is dense
+        import numpy as np
+        dense = np.zeros(value.dense_shape.numpy(), value.values.numpy().dtype)
+        np.add.at(dense, value.indices.numpy(), value.values.numpy())
+        return ["tensor", dense.dtype.name, dense.tolist()]
     if hasattr(value, "to_list") and hasattr(value, "row_splits"):
         return ["ragged", value.to_list()]
     if hasattr(value, "indices") and hasattr(value, "dense_shape"):

@@ -301,7 +301,19 @@ def case_dataset(tf):
     return describe(out)
 
 
-CASES = [case_retracing, case_input_signature, case_traced_partitions, case_dataset]
+def case_reduce_retracing(tf):
+    @tf.function(reduce_retracing=True)
+    def double(x):
+        return x * 2
+
+    for n in (3, 4, 5, 6):
+        double(tf.ragged.constant([[1]] * n))
+    return [double.experimental_get_tracing_count(),
+            double.pretty_printed_concrete_signatures(verbose=False)]
+
+
+CASES = [case_retracing, case_input_signature, case_traced_partitions, case_dataset,
+         case_reduce_retracing]
 
 
 @pytest.fixture(scope="module")
