@@ -23,7 +23,8 @@ from ..framework import errors
 MAX_SIDE = 1 << 16          # JPEG cannot go past 65535 a side; no real photo is larger
 MAX_PIXELS = 1 << 28        # 268M pixels: about 1 GB as RGBA uint8
 
-_SIGNATURES = [(b"\xff\xd8\xff", "jpeg"), (b"\x89PNG", "png"), (b"GIF8", "gif"), (b"BM", "bmp")]
+_SIGNATURES = [(b"\xff\xd8\xff", "jpeg"), (b"\x89PNG", "png"), (b"GIF8", "gif"), (b"BM", "bmp"),
+               (b"\xff\x0a", "jxl"), (b"\x00\x00\x00\x0cJXL \x0d\x0a\x87\x0a", "jxl")]
 
 
 def pillow_image():
@@ -44,7 +45,7 @@ def as_bytes(contents):
 
 
 def sniff(data):
-    """'jpeg', 'png', 'gif', 'bmp', 'webp' from the first bytes, or None."""
+    """'jpeg', 'png', 'gif', 'bmp', 'webp', 'jxl' from the first bytes, or None."""
     for magic, kind in _SIGNATURES:
         if data.startswith(magic):
             return kind
@@ -58,7 +59,8 @@ def bad_data(op_name, message, hint=None):
 
 
 def unknown_format(op_name):
-    return bad_data(op_name, "Unknown image file format. One of JPEG, PNG, GIF, BMP, WebP required.",
+    return bad_data(op_name, "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, "
+                    "WebP required.",
                     "The bytes start with none of their signatures: pass the file's "
                     "contents (tf.io.read_file), not its name.")
 

@@ -28,7 +28,7 @@ from ..framework.op import Op, apply
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
-from . import codec_common as cc
+from . import codec_common as cc, jxl_codec
 from .dtype_conversion import convert_image_dtype
 from .png_reader import read_16bit_colour
 
@@ -118,6 +118,15 @@ def _decode(contents, op_name, channels=0, dtype="uint8", animated="first"):
     kind = cc.sniff(data)
     if kind is None:
         raise cc.unknown_format(op_name)
+    if kind == "jxl":  # TF 2.21 decodes JPEG XL in every decoder, as 3-D uint8
+        if dtype != "uint8":
+            raise cc.bad_data(op_name, "JXL only supports uint8 for dtype")
+        if animated == "all":
+            raise cc.bad_data(op_name, f"Trying to decode JXL format using {op_name} op. "
+                              "Use `decode_jxl` or `decode_image` instead.",
+                              "(TF 2.21 returns a 3-D image here, where this op promises "
+                              "4-D frames; minitf refuses rather than break the promise.)")
+        return jxl_codec.decode_pixels(op_name, data, channels)
     if op_name == "DecodeBmp" and kind != "bmp":
         raise cc.bad_data(op_name, f"Trying to decode {kind.upper()} format using DecodeBmp op. "
                           f"Use `decode_{kind}` or `decode_image` instead.")
