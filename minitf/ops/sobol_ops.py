@@ -10,13 +10,17 @@ array([[0.5  , 0.5  ],
 
 Point i (counted from 1: TF skips the all-zero point 0, then `skip` more) is, per axis, the XOR
 of the direction numbers v_j for the bits j of i's Gray code i ^ (i >> 1). The direction
-numbers are Joe and Kuo's (new-joe-kuo-6.21201, up to 21200 axes), as in TF's kernel; minitf
-takes them from SciPy's `scipy.stats.qmc.Sobol`, which carries the same table, and XORs them in
-NumPy: the points equal TF's bit for bit (tests/ops/test_special_math.py compares them).
+numbers are Joe and Kuo's (new-joe-kuo-6.21201, up to 21200 axes), as in TF's kernel: minitf
+reads the table SciPy ships for scipy.stats.qmc.Sobol, runs Joe and Kuo's recurrence and XORs
+in NumPy; the points equal TF's bit for bit (tests/ops/test_special_math.py compares them).
 In TensorFlow this is the SobolSample kernel; it computes 1 / 2^(number of bits) in int32,
 which overflows to a negative scale once num_results + skip + 1 reaches 2^30: from there on
 TF's points come out negated. minitf reproduces that, so that its numbers equal TF's.
 """
+import functools
+import importlib.util
+import os
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -49,11 +53,44 @@ def _check(dim, num_results, skip):
                        "The kernel counts points in int32.")
 
 
-def _direction_numbers(dim):
-    """V[axis, j]: the 32-bit direction numbers, from SciPy's copy of Joe and Kuo's table."""
-    qmc = scipy_module("stats.qmc", "tf.math.sobol_sample")
-    engine = qmc.Sobol(dim, scramble=False, bits=32)
-    return engine._sv.astype(np.uint32)  # unscrambled: exactly the table's numbers
+@functools.lru_cache(maxsize=1)
+def _joe_kuo_table():
+    """(poly, vinit) of new-joe-kuo-6.21201, from the copy SciPy ships for scipy.stats.qmc.
+
+    Read as a data file: importing scipy.stats itself takes seconds."""
+    spec = importlib.util.find_spec("scipy")
+    path = spec and os.path.join(os.path.dirname(spec.origin), "stats",
+                                 "_sobol_direction_numbers.npz")
+    if not path or not os.path.exists(path):
+        scipy_module("stats.qmc", "tf.math.sobol_sample")  # no SciPy: its install hint
+        raise ImportError("tf.math.sobol_sample: this SciPy has no stats/_sobol_direction_numbers"
+                          ".npz (Joe and Kuo's table); install scipy>=1.11")
+    with np.load(path) as data:
+        return data["poly"].astype(np.int64), data["vinit"].astype(np.int64)
+
+
+def _direction_numbers(dim, bits=32):
+    """V[axis, j] = m_j << (bits - 1 - j), by Joe and Kuo's recurrence for axis d >= 1 with
+    primitive polynomial x^s + a_1 x^(s-1) + ... + 1 (poly's bits) and first m's from vinit:
+    m_j = m_(j-s) ^ (m_(j-s) << s) ^ XOR over k < s with a_k set of (m_(j-k) << k).
+    Axis 0 has every m_j = 1 (the van der Corput sequence)."""
+    poly, vinit = _joe_kuo_table()
+    poly, vinit = poly[:dim], vinit[:dim]
+    degree = np.zeros(dim, np.int64)
+    degree[1:] = np.floor(np.log2(poly[1:])).astype(np.int64)
+    m = np.zeros((dim, bits), np.int64)
+    m[0] = 1
+    first = np.arange(vinit.shape[1])[None, :] < degree[1:, None]
+    m[1:, :vinit.shape[1]] = np.where(first, vinit[1:], 0)
+    rows = np.arange(dim)
+    for j in range(1, bits):
+        new = m[rows, np.maximum(j - degree, 0)]
+        new = new ^ (new << degree)
+        for k in range(1, vinit.shape[1]):
+            use = (k < degree) & (((poly >> np.maximum(degree - k, 0)) & 1) == 1) & (j >= k)
+            new = np.where(use, new ^ (m[:, max(j - k, 0)] << k), new)
+        m[:, j] = np.where((rows > 0) & (degree <= j), new, m[:, j])
+    return (m << (bits - 1 - np.arange(bits))).astype(np.uint32)
 
 
 def _sobol_forward(dim, num_results, skip, dtype):
