@@ -26,7 +26,7 @@ import abc
 
 import numpy as np
 
-from ..framework import errors, nest
+from ..framework import composite_tensor, errors, nest
 from ..framework.op import Op, apply
 from ..framework.tensor import EagerTensor
 from ..framework.tf_export import tf_export
@@ -176,15 +176,15 @@ class _OptionalImpl(Optional):
 def _get_next_forward(*, iterator, count):
     """Take the next element from the Python iterator each time the node runs."""
     element = iterator._eager_next()  # OutOfRangeError at the end, as TF's kernel
-    return tuple(np.asarray(t._value) for t in nest.flatten(element))
+    return tuple(np.asarray(t._value) for t in nest.flatten(element, expand_composites=True))
 
 
 def _get_next_shapes(*, iterator, count):
-    return tuple(spec.shape for spec in nest.flatten(iterator.element_spec))
+    return tuple(spec.shape for spec in nest.flatten(iterator.element_spec, True))
 
 
 def _get_next_dtypes(*, iterator, count):
-    return tuple(spec.dtype for spec in nest.flatten(iterator.element_spec))
+    return tuple(spec.dtype for spec in nest.flatten(iterator.element_spec, True))
 
 
 IteratorGetNext = Op("IteratorGetNext", _get_next_forward, typed=(), shape=_get_next_shapes,
@@ -193,15 +193,18 @@ IteratorGetNext = Op("IteratorGetNext", _get_next_forward, typed=(), shape=_get_
 
 def get_next_node(iterator):
     """`iterator.get_next()` while tracing: one stateful node that reads the iterator when
-    the graph runs (the element's tensors as its outputs, packed like element_spec)."""
+    the graph runs (the element's tensors as its outputs, packed like element_spec; a
+    RaggedTensor or SparseTensor travels as its component tensors)."""
     from .structure import pack
     spec = iterator.element_spec
     leaves = nest.flatten(spec)
-    plain = [s for s in leaves if type(s).__name__ == "TensorSpec"]
-    if len(plain) != len(leaves):
+    parts = composite_tensor.expand(leaves)
+    plain = [s for s in parts if type(s).__name__ == "TensorSpec"]
+    if len(plain) != len(parts):
         raise TypeError(
-            "minitf's tf.function can read an iterator only when its elements are plain "
-            f"tensors; this one yields {spec!r}. Iterate it outside the function and pass "
-            "the element in, or map the dataset to dense tensors first.")
-    outputs = apply(IteratorGetNext, [], {"iterator": iterator, "count": len(leaves)})
-    return pack(spec, list(outputs))
+            "minitf's tf.function can read an iterator only when its elements are tensors "
+            f"(or RaggedTensors/SparseTensors); this one yields {spec!r}. Iterate it outside "
+            "the function and pass the element in.")
+    outputs = apply(IteratorGetNext, [], {"iterator": iterator, "count": len(parts)})
+    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    return pack(spec, composite_tensor.rebuild(leaves, outputs))

@@ -211,6 +211,18 @@ def test_from_generator_with_a_ragged_signature():
         list(dense)
 
 
+def test_an_iterator_of_ragged_elements_read_inside_a_function_advances():
+    @tf.function
+    def take(iterator):
+        return next(iterator)
+
+    iterator = iter(tf.data.Dataset.range(3).map(halves))
+    assert [take(iterator).to_list() for _ in range(3)] == [[[], []], [[], [0]], [[0], [1]]]
+    assert take.experimental_get_tracing_count() == 1
+    with pytest.raises(tf.errors.OutOfRangeError):
+        take(iterator)
+
+
 def test_a_ragged_dataset_inside_a_function():
     @tf.function
     def total(ds):
@@ -298,6 +310,13 @@ def case_dataset(tf):
            repr(tf.data.Dataset.from_tensor_slices(rt).element_spec),
            repr(tf.data.Dataset.from_tensors(rt).repeat(2).batch(2).element_spec),
            repr(gen.element_spec), list(gen), attempt(lambda: list(bad))]
+
+    @tf.function
+    def take(iterator):
+        return next(iterator)
+
+    iterator = iter(ds)
+    out += [take(iterator), take(iterator), take.experimental_get_tracing_count()]
     return describe(out)
 
 
