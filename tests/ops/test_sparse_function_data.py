@@ -182,6 +182,23 @@ def test_parse_example_through_dataset_map():
             tf.data.experimental.parse_example_dataset(FEATURES))
 
 
+# --- Keras: Input(sparse=True) ------------------------------------------------------------
+def test_a_functional_model_takes_a_sparse_input():
+    x = tf.keras.Input((3,), sparse=True, name="x")
+    assert repr(x) == \
+        "<KerasTensor shape=(None, 3), dtype=float32, sparse=True, ragged=False, name=x>"
+    model = tf.keras.Model(x, tf.keras.layers.Dense(2, kernel_initializer="ones")(x))
+    st = tf.SparseTensor([[0, 1], [1, 0]], [2.0, 1.0], [2, 3])
+    assert model(st).numpy().tolist() == [[2.0, 2.0], [1.0, 1.0]]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(model(st) ** 2)
+    kernel, bias = tape.gradient(y, model.trainable_variables)
+    assert kernel.numpy().tolist() == [[2.0, 2.0], [8.0, 8.0], [0.0, 0.0]]
+    assert bias.numpy().tolist() == [6.0, 6.0]
+    with pytest.raises(ValueError, match="`ragged=True` is not supported"):
+        tf.keras.Input((None,), ragged=True)
+
+
 # --- real TF: the same cases, in one TF process --------------------------------------------
 def case_function(tf):
     @tf.function
@@ -264,7 +281,28 @@ def case_parse_example(tf):
     return describe(out)
 
 
-CASES = [case_function, case_dataset, case_parse_example]
+def case_keras_sparse_input(tf):
+    x = tf.keras.Input((3,), sparse=True, name="x")
+    model = tf.keras.Model(x, tf.keras.layers.Dense(2, kernel_initializer="ones")(x))
+    st = tf.SparseTensor([[0, 1], [1, 0]], [2.0, 1.0], [2, 3])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(model(st) ** 2)
+    return describe([repr(x), model(st), tape.gradient(y, model.trainable_variables)])
+
+
+def case_reduce_retracing(tf):
+    @tf.function(reduce_retracing=True)
+    def same(x):
+        return x
+
+    for n in (3, 4, 5):
+        same(tf.SparseTensor([[0, 0]], [1.0], [n, n]))
+    return [same.experimental_get_tracing_count(),
+            same.pretty_printed_concrete_signatures(verbose=False)]
+
+
+CASES = [case_function, case_dataset, case_parse_example, case_keras_sparse_input,
+         case_reduce_retracing]
 
 
 @pytest.fixture(scope="module")

@@ -31,9 +31,10 @@ class InputLayer(Layer):
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
         if ragged:
-            raise ValueError("minitf has no ragged tensors, so `ragged=True` is not supported "
-                             "(pad the sequences to one length instead, e.g. with "
-                             "tf.keras.utils.pad_sequences).")
+            raise ValueError("minitf's Keras layers do not take RaggedTensors yet, so "
+                             "`ragged=True` is not supported (pad the sequences to one length "
+                             "instead, e.g. with tf.keras.utils.pad_sequences, or "
+                             "rt.to_tensor() in a Dataset.map).")
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same "
                              "time. `shape` leaves out the batch axis; `batch_shape` "
@@ -59,7 +60,8 @@ class InputLayer(Layer):
         self.optional = optional
         self.built = True
         output = input_tensor if input_tensor is not None else KerasTensor(
-            self._batch_shape, self._dtype, name=name)  # unnamed: 'keras_tensor_N', as Keras
+            self._batch_shape, self._dtype, sparse=self.sparse,
+            name=name)  # unnamed: 'keras_tensor_N', as Keras
         self._input_tensor = output
         Node(self, (), {}, output)
 

@@ -84,6 +84,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
+        if isinstance(inputs, tf.SparseTensor):  # from Input(sparse=True): as Keras's matmul
+            x = tf.sparse.sparse_dense_matmul(inputs, self.kernel)
+            return self.activation(x if self.bias is None else tf.nn.bias_add(x, self.bias))
         if not inputs.dtype.is_floating:  # Keras 3's matmul promotes ids/one-hots to float
             inputs = tf.cast(inputs, self.kernel.dtype)
         if len(inputs.shape) == 2:
