@@ -117,6 +117,14 @@ def random_words(key, counter, n_blocks, first_block=0):
     return philox4x32(_counters(counter, offsets), key).reshape(-1)
 
 
+def _count(shape, dtype):
+    """How many values `shape` holds. The output is allocated first, so that a size no
+    memory can hold fails at once with NumPy's MemoryError naming `shape` (which minitf
+    reports as TF's OOM error), not later inside the generator."""
+    np.empty(shape, dtype)
+    return int(np.prod(shape, dtype=np.int64))
+
+
 def _words(key, counter, count, words_per_value):
     """Enough whole blocks for `count` values of `words_per_value` words each."""
     n_words = count * words_per_value
@@ -143,8 +151,8 @@ def words_to_float64(hi, lo):
 
 def uniform_float(key, counter, shape, dtype):
     """Floats in [0, 1) of NumPy dtype float16/32/64, as TF's UniformDistribution."""
-    count = int(np.prod(shape, dtype=np.int64))
     dtype = np.dtype(dtype)
+    count = _count(shape, dtype)
     if dtype == np.float64:
         words = _words(key, counter, count, 2)
         return words_to_float64(words[0::2], words[1::2]).reshape(shape)
@@ -156,8 +164,8 @@ def uniform_float(key, counter, shape, dtype):
 def uniform_int(key, counter, shape, dtype, minval, maxval):
     """Integers in [minval, maxval): `minval + bits % (maxval - minval)`, with 32 bits for
     32-bit dtypes and 64 (two words, low first) for 64-bit ones."""
-    count = int(np.prod(shape, dtype=np.int64))
     dtype = np.dtype(dtype)
+    count = _count(shape, dtype)
     bits = _full_int_bits(key, counter, count, dtype.itemsize == 8)
     span = (int(maxval) - int(minval)) % 2 ** (8 * dtype.itemsize)
     values = (bits % np.uint64(span)).astype(np.int64) + int(minval)  # fits: |values| < 2**64
@@ -174,7 +182,7 @@ def _full_int_bits(key, counter, count, wide):
 def uniform_full_int(key, counter, shape, dtype):
     """Integers over the whole range of an int32/int64/uint32/uint64 dtype: the raw bits."""
     dtype = np.dtype(dtype)
-    bits = _full_int_bits(key, counter, int(np.prod(shape, dtype=np.int64)), dtype.itemsize == 8)
+    bits = _full_int_bits(key, counter, _count(shape, dtype), dtype.itemsize == 8)
     return bits.astype(np.uint64 if dtype.itemsize == 8 else np.uint32).view(
         dtype).reshape(shape)
 
@@ -208,8 +216,8 @@ def _interleave(first, second):
 def normal(key, counter, shape, dtype):
     """Standard normals: float16/32 from pairs of words (float16 computed in float32 and
     rounded, as TF does), float64 from groups of four words."""
-    count = int(np.prod(shape, dtype=np.int64))
     dtype = np.dtype(dtype)
+    count = _count(shape, dtype)
     if dtype == np.float64:
         w = random_words(key, counter, (count + 1) // 2)
         pairs = _box_muller_float64(w[0::4], w[1::4], w[2::4], w[3::4])
@@ -227,7 +235,7 @@ def truncated_normal(key, counter, shape, dtype):
     and keeps the first values inside (-2, 2). Each step below draws one more block
     for every group still short of values.
     """
-    count = int(np.prod(shape, dtype=np.int64))
+    count = _count(shape, dtype)
     wide = np.dtype(dtype) == np.float64
     group = 2 if wide else 4
     n_groups = (count + group - 1) // group

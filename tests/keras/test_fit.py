@@ -21,7 +21,7 @@ def seeded():
 
 
 def _dense_model(seed=1):
-    tf.random.set_seed(seed)
+    tf.keras.utils.set_random_seed(seed)  # Keras 3: what fixes the initial weights
     return tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(8, "relu"),
                                 tf.keras.layers.Dense(1, "sigmoid")])
 

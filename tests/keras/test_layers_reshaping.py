@@ -209,7 +209,9 @@ def test_noise_layers_are_identity_at_inference_and_noisy_in_training():
 
 def test_alpha_dropout_keeps_mean_zero_and_variance_one():
     rate = 0.3
-    x = tf.random.normal([400, 100], seed=4)
+    # not seed=4 twice: as in TF, normal and uniform kernels with the same seeds read the
+    # same Philox stream, so the input and the dropout mask would be correlated
+    x = tf.random.normal([400, 100], seed=5)
     y = L.AlphaDropout(rate, seed=4)(x, training=True).numpy()
     assert abs(y.mean()) < 0.03 and abs(y.var() - 1.0) < 0.05
     alpha_p = -1.6732632423543772 * 1.0507009873554805

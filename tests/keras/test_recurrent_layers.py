@@ -189,7 +189,7 @@ def test_dropout_only_in_training_with_one_mask_per_sequence():
                       recurrent_initializer="zeros", activation=None)
     x = np.ones((1, 3, 6), dtype="float32")
     np.testing.assert_allclose(rnn(x).numpy(), np.full((1, 3, 4), 6.0))
-    tf.random.set_seed(3)
+    tf.random.set_seed(5)  # a seed that keeps 4 of the 6 inputs (3 kept would give 6.0 too)
     y = rnn(x, training=True).numpy()
     assert not np.allclose(y, 6.0)
     np.testing.assert_allclose(y[0, 0], y[0, 1])  # the same inputs dropped at every step

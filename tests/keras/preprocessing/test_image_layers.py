@@ -18,7 +18,7 @@ def _all_layers():
     return [L.RandomFlip(seed=1), L.RandomRotation(0.2, seed=2), L.RandomZoom(0.2, seed=3),
             L.RandomTranslation(0.1, 0.2, seed=4), L.RandomContrast((0.3, 0.3), seed=5),
             L.RandomBrightness(0.2, seed=6), L.RandomCrop(3, 3, seed=7), L.Resizing(3, 5),
-            L.CenterCrop(2, 2), L.RandomInvert(seed=8), L.RandomGrayscale(seed=9),
+            L.CenterCrop(2, 2), L.RandomInvert(seed=8), L.RandomGrayscale(seed=10),
             L.Solarization(0.2, 0.6, seed=10), L.RandomShear(0.3, 0.3, seed=11)]
 
 
