@@ -32,20 +32,29 @@ _FLOAT_DOUBLE = frozenset({dtypes.float32, dtypes.float64})
 def _in_float64(op_name, compute):
     def forward(a, x):
         if a.dtype == np.float16:
-            raise no_half_kernel(op_name, a)
+            raise no_half_kernel(op_name)
         special = scipy_module("special", f"tf.math.{op_name.lower()}")
-        a64, x64 = a.astype(np.float64), x.astype(np.float64)
         with np.errstate(all="ignore"):
-            out = compute(special, a64, x64)
-            out = np.where((a64 <= 0) | (x64 < 0), np.nan, out)  # a <= 0 is nan, even at x = 0
+            out = compute(special, a.astype(np.float64), x.astype(np.float64))
         return np.asarray(out).astype(a.dtype)
     return forward
 
 
-Igamma = Op("Igamma", _in_float64("Igamma", lambda sp, a, x: sp.gammainc(a, x)),
-            dtypes=dtypes.FLOATING, shape=broadcast("Igamma"))
-Igammac = Op("Igammac", _in_float64("Igammac", lambda sp, a, x: sp.gammaincc(a, x)),
-             dtypes=dtypes.FLOATING, shape=broadcast("Igammac"))
+def _igamma(sp, a, x):
+    out = np.where((a <= 0) | (x < 0), np.nan, sp.gammainc(a, x))
+    out = np.where(np.isposinf(a) & np.isposinf(x), 0.0, out)  # Eigen's answer, kept for TF
+    return np.where(x == 0, 0.0, out)  # TF: P(a, 0) = 0 whatever a is
+
+
+def _igammac(sp, a, x):
+    out = np.where((a <= 0) | (x < 0), np.nan, sp.gammaincc(a, x))
+    return np.where(np.isposinf(a) & np.isposinf(x), 0.0, out)
+
+
+Igamma = Op("Igamma", _in_float64("Igamma", _igamma), dtypes=dtypes.FLOATING,
+            shape=broadcast("Igamma"))
+Igammac = Op("Igammac", _in_float64("Igammac", _igammac), dtypes=dtypes.FLOATING,
+             shape=broadcast("Igammac"))
 
 
 # --- dP/da ------------------------------------------------------------------------------------
@@ -163,6 +172,8 @@ def _betainc(a, b, x):
     a64, b64, x64 = (v.astype(np.float64) for v in (a, b, x))
     with np.errstate(all="ignore"):
         out = sp.betainc(a64, b64, x64)
+        out = np.where(np.isinf(a64) | np.isinf(b64), np.nan, out)  # TF: nan inside (0, 1) ...
+        out = np.where(x64 == 0, 0.0, np.where(x64 == 1, 1.0, out))  # ... and 0, 1 at the ends
         out = np.where((a64 <= 0) | (b64 <= 0) | (x64 < 0) | (x64 > 1), np.nan, out)
     return np.asarray(out).astype(a.dtype)
 

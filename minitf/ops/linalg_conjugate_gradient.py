@@ -30,7 +30,7 @@ CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])
 
 
 def _dot(x, y):
-    """x^H y over the last axis, batch by batch (TF: squeeze(matvec(x[..., None], y, adjoint_a)))."""
+    """x^H y over the last axis, batch by batch (as TF: a matvec with x[..., None] adjointed)."""
     from .array_ops import squeeze
     from .linalg_ops import matvec
 

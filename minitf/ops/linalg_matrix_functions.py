@@ -190,7 +190,7 @@ def _each_matrix(op_name, array, fn):
     if array.dtype == np.float16:
         from .special_math_ops import no_half_kernel
 
-        raise no_half_kernel(op_name, array)
+        raise no_half_kernel(op_name)
     out = np.empty_like(array)
     if out.size == 0:
         return out

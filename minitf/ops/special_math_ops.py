@@ -29,7 +29,7 @@ from .scipy_support import scipy_module
 from .shape_rules import same_shape
 
 
-def no_half_kernel(op_name, array):
+def no_half_kernel(op_name):
     """TF declares these ops for half and bfloat16, but its CPU kernels are float and double."""
     return errors.op_error(
         errors.NotFoundError, op_name,
@@ -46,7 +46,7 @@ def special_op(op_name, compute, half=True):
 
     def forward(x):
         if x.dtype == np.float16 and not half:
-            raise no_half_kernel(op_name, x)
+            raise no_half_kernel(op_name)
         special = scipy_module("special", feature)
         with np.errstate(all="ignore"):
             return np.asarray(compute(special, x.astype(np.float64), x.dtype)).astype(x.dtype)
@@ -289,7 +289,7 @@ def fresnel_sin(x, name=None):
 def spence(x, name=None):
     """Spence's function integral_1^x log(t) / (1 - t) dt = Li_2(1 - x) (nan for x < 0).
 
-    >>> tf.math.special.spence(tf.constant([0.0, 1.0, 2.0], tf.float64)).numpy()  # pi^2/6, 0, -pi^2/12
+    >>> tf.math.special.spence(tf.constant([0.0, 1.0, 2.0], tf.float64)).numpy()  # pi^2/6, 0, ...
     array([ 1.64493407,  0.        , -0.82246703])
     """
     return apply(Spence, [convert_to_tensor(x)])

@@ -104,10 +104,11 @@ REAL_TF = """
 import json, numpy as np, tensorflow as tf
 a, b = tf.constant({alpha}, tf.float64), tf.constant({beta}, tf.float64)
 w, v = tf.linalg.eigh_tridiagonal(a, b, eigvals_only=False)
+eig = tf.linalg.eigh_tridiagonal
 out = dict(w=w.numpy().tolist(), v=v.numpy().tolist(),
-           w32=tf.linalg.eigh_tridiagonal(tf.cast(a, tf.float32), tf.cast(b, tf.float32)).numpy().tolist(),
-           v_range=tf.linalg.eigh_tridiagonal(a, b, select="v", select_range=[1.5, 3.5]).numpy().tolist(),
-           i_range=tf.linalg.eigh_tridiagonal(a, b, select="i", select_range=[1, 2]).numpy().tolist())
+           w32=eig(tf.cast(a, tf.float32), tf.cast(b, tf.float32)).numpy().tolist(),
+           v_range=eig(a, b, select="v", select_range=[1.5, 3.5]).numpy().tolist(),
+           i_range=eig(a, b, select="i", select_range=[1, 2]).numpy().tolist())
 op = tf.linalg.LinearOperatorFullMatrix(tf.constant({spd}, tf.float64), is_self_adjoint=True,
                                         is_positive_definite=True)
 for key, kwargs in [("cg", {{}}), ("cg1", dict(max_iter=1)),

@@ -78,6 +78,7 @@ def test_gradients():
     check_grads(tf.linalg.expm, BATCH[0] * 0.5)  # a low Pade degree
     check_grads(tf.linalg.expm, BATCH[:1] * 3.0, rtol=1e-5, atol=1e-5)  # degree 13, squarings
     check_grads(tf.linalg.sqrtm, SPD, rtol=1e-5, atol=1e-6)
+    check_grads(tf.linalg.sqrtm, SPD[0, :2, :2], order=2, rtol=1e-4, atol=1e-6)
     c = tf.constant(A, tf.complex128)
     with tf.GradientTape() as tape:
         tape.watch(c)

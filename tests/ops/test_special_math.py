@@ -49,7 +49,8 @@ def test_dawsn_expint_fresnel_spence_closed_forms():
     np.testing.assert_allclose(f64("fresnel_sin", X[:3]), [x * np.trapezoid(
         np.sin(np.pi / 2 * (x * t) ** 2), t) for x in X[:3]], rtol=1e-8)
     np.testing.assert_allclose(f64("spence", [0.0, 0.5, 1.0, 2.0]),
-                               [np.pi**2 / 6, np.pi**2 / 12 - np.log(2) ** 2 / 2, 0, -np.pi**2 / 12],
+                               [np.pi**2 / 6, np.pi**2 / 12 - np.log(2) ** 2 / 2, 0,
+                                -np.pi**2 / 12],
                                atol=1e-15)
 
 
@@ -81,11 +82,12 @@ def test_dtypes_and_errors():
         tf.math.igamma(half, half)
     with pytest.raises(tf.errors.InvalidArgumentError, match="of half is not in the list"):
         tf.math.betainc(half, half, half)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes: \\[2\\] vs. \\[3\\]"):
+    invalid = tf.errors.InvalidArgumentError
+    with pytest.raises(invalid, match="Incompatible shapes: \\[2\\] vs. \\[3\\]"):
         tf.math.igammac(tf.ones([2]), tf.ones([3]))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="a and b are inconsistent: \\[2\\] vs. \\[3\\]"):
+    with pytest.raises(invalid, match="a and b are inconsistent: \\[2\\] vs. \\[3\\]"):
         tf.math.betainc(tf.ones([2]), tf.ones([3]), 0.5)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="a and x are inconsistent: \\[2\\] vs. \\[1,2\\]"):
+    with pytest.raises(invalid, match="a and x are inconsistent: \\[2\\] vs. \\[1,2\\]"):
         tf.math.betainc(tf.ones([2]), tf.ones([2]), tf.ones([1, 2]))
 
 
@@ -104,17 +106,20 @@ def test_incomplete_gamma_and_beta_closed_forms():
     np.testing.assert_allclose(bi(2.0, 5.0, u), 1 - bi(5.0, 2.0, 1 - u), rtol=1e-12, atol=1e-15)
     assert np.isnan(bi(1.0, 1.0, np.array([-0.1, 1.5]))).all()
     assert np.isnan(bi(-1.0, 1.0, 0.5)) and np.isnan(tf.math.igamma(-1.0, 1.0).numpy())
+    assert np.isnan(bi(np.inf, 0.5, 0.4)) and bi(np.inf, np.inf, 1.0) == 1.0  # TF's edges
+    assert tf.math.igamma(-1.0, 0.0).numpy() == 0.0 and np.isnan(tf.math.igammac(-1.0, 0.0))
 
 
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_gradients(name):
-    check_grads(getattr(sp, name), X[:4].reshape(2, 2), rtol=1e-5, atol=1e-7)
+    check_grads(getattr(sp, name), X[:4].reshape(2, 2), order=2, rtol=1e-5, atol=1e-7)
 
 
 def test_incomplete_gradients():
     a = np.array([0.5, 2.0, 3.0, 40.0])
     x = np.array([[0.2], [2.5], [45.0]])  # the series, the continued fraction, both for a = 40
     check_grads(tf.math.igamma, a, x, rtol=1e-6, atol=1e-8)
+    check_grads(tf.math.igamma, a, x, order=2, wrt=[1], rtol=1e-5, atol=1e-7)  # d2P/dx2
     check_grads(tf.math.igammac, a, x, rtol=1e-6, atol=1e-8)
     check_grads(lambda a, b, x: tf.math.betainc(a, b, x), [0.5, 2.0], [1.5, 3.0], 0.3, wrt=[2])
     a, b, x = (tf.constant(v, tf.float64) for v in ([0.5, 2.0], [1.5, 3.0], [0.3, 0.7]))
@@ -184,6 +189,10 @@ def test_without_scipy_a_clear_install_hint(monkeypatch):
 GRID = [-50.0, -3.7, -1.0, -1e-3, 0.0, 1e-8, 1e-3, 0.3, 0.5, 1.0, 1.5, 2.0, 4.9, 5.1, 7.9, 8.1,
         12.0, 25.0, 36.5, 50.0, 80.0, 200.0, 1e4, float("inf"), float("nan")]
 A, XS = [0.5, 2.0, 3.0, 40.0], [[0.2], [2.5], [45.0]]
+EDGE_A = [-1.0, 0.0, 0.5, 1.0, np.inf, np.nan]
+EDGE_X = [-1.0, 0.0, 0.3, 1.0, 5.0, np.inf, np.nan]
+BETA_EDGES = [[a, b, x] for a in [0.0, 0.5, 1.0, np.inf] for b in [0.0, 0.5, np.inf]
+              for x in [0.0, 0.4, 1.0]]
 SOBOL = [(3, 40, 0), (50, 5, 1000), (21200, 2, 7), (2, 3, 2**30 - 3), (4, 2, 2**29 - 2)]
 
 REAL_TF = """
@@ -203,11 +212,19 @@ for n in ["igamma", "igammac"]:
     with tf.GradientTape() as t:
         t.watch([a, x]); y = getattr(tf.math, n)(a, x)
     out[n] = [y.numpy().tolist()] + [g.numpy().tolist() for g in t.gradient(y, [a, x])]
-    out[n + "32"] = getattr(tf.math, n)(tf.cast(a, tf.float32), tf.cast(x, tf.float32)).numpy().tolist()
-ba, bb, bx = (tf.constant(v, tf.float64) for v in ([0.5, 2.0, 9.0], [1.5, 3.0, 0.5], [0.3, 0.7, 0.99]))
+    a32, x32 = tf.cast(a, tf.float32), tf.cast(x, tf.float32)
+    out[n + "32"] = getattr(tf.math, n)(a32, x32).numpy().tolist()
+ba, bb, bx = (tf.constant(v, tf.float64)
+              for v in ([0.5, 2.0, 9.0], [1.5, 3.0, 0.5], [0.3, 0.7, 0.99]))
 with tf.GradientTape() as t:
     t.watch(bx); y = tf.math.betainc(ba, bb, bx)
 out["betainc"] = [y.numpy().tolist(), t.gradient(y, bx).numpy().tolist()]
+ea, ex = np.meshgrid({edge_a}, {edge_x}, indexing="ij")
+out["edges"] = [[repr(float(v)) for v in getattr(tf.math, n)(tf.constant(ea.ravel()),
+                 tf.constant(ex.ravel())).numpy()] for n in ["igamma", "igammac"]]
+bt = np.array({beta_edges})
+out["beta_edges"] = [repr(float(v)) for v in tf.math.betainc(
+    tf.constant(bt[:, 0]), tf.constant(bt[:, 1]), tf.constant(bt[:, 2])).numpy()]
 out["sobol"] = [tf.math.sobol_sample(d, n, skip=s, dtype=tf.float64).numpy().tolist()
                 for d, n, s in {sobol}]
 print(json.dumps(out))
@@ -217,7 +234,12 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def real():
     return run_tf_json(REAL_TF.format(names=UNARY, grid=repr(GRID).replace("inf", "np.inf").replace(
-        "nan", "np.nan"), x=X.tolist(), a=A, xs=XS, sobol=SOBOL))
+        "nan", "np.nan"), x=X.tolist(), a=A, xs=XS, sobol=SOBOL, edge_a=_py(EDGE_A),
+        edge_x=_py(EDGE_X), beta_edges=_py(BETA_EDGES)))
+
+
+def _py(values):
+    return repr(values).replace("inf", "np.inf").replace("nan", "np.nan")
 
 
 def _close(got, want, rtol):
@@ -271,6 +293,16 @@ def test_incomplete_functions_equal_real_tf(real):
         y = tf.math.betainc(ba, bb, bx)
     np.testing.assert_allclose(y.numpy(), real["betainc"][0], rtol=1e-13)
     np.testing.assert_allclose(tape.gradient(y, bx).numpy(), real["betainc"][1], rtol=1e-12)
+
+
+def test_domain_edges_equal_real_tf(real):
+    ea, ex = np.meshgrid(EDGE_A, EDGE_X, indexing="ij")
+    for name, want in zip(["igamma", "igammac"], real["edges"]):
+        got = getattr(tf.math, name)(tf.constant(ea.ravel()), tf.constant(ex.ravel())).numpy()
+        _close(got, [float(v) for v in want], 1e-13)
+    bt = np.array(BETA_EDGES)
+    got = tf.math.betainc(tf.constant(bt[:, 0]), tf.constant(bt[:, 1]), tf.constant(bt[:, 2]))
+    _close(got.numpy(), [float(v) for v in real["beta_edges"]], 1e-13)
 
 
 def test_sobol_equals_real_tf_bit_for_bit(real):
