@@ -49,7 +49,7 @@ _module = _api.namespace
 _module("dtypes").__dict__.update(
     {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, uint16,
                          uint32, uint64, bool, complex64, complex128, string)},
-    DType=DType, as_dtype=as_dtype)
+    DType=DType, as_dtype=as_dtype, double=double, half=half)
 _module("errors").__dict__.update(
     {k: v for k, v in vars(_errors).items()
      if isinstance(v, type) and issubclass(v, Exception) or k.isupper()},

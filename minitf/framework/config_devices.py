@@ -32,6 +32,16 @@ tf_export("device")(_device.device)
 tf_export("debugging.set_log_device_placement")(_device.set_log_device_placement)
 
 
+@tf_export("debugging.get_log_device_placement")
+def get_log_device_placement():
+    """Whether `tf.debugging.set_log_device_placement(True)` is in effect.
+
+    >>> tf.debugging.get_log_device_placement()
+    False
+    """
+    return _device.runtime.log_placement
+
+
 def _known(dev):
     if dev != CPU:
         raise ValueError(f"Unrecognized device: {dev!r}. Pass one of "

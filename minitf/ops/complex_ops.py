@@ -46,9 +46,13 @@ def _complex_grad(op, dy):
     return unbroadcast(real(dy), a), unbroadcast(imag(dy), b)
 
 
-@tf_export("complex")
+@tf_export("complex", "dtypes.complex")
 def complex(real, imag, name=None):  # noqa: A001 - TF's name
-    """real + i * imag, from two float32 (complex64) or float64 (complex128) tensors."""
+    """real + i * imag, from two float32 (complex64) or float64 (complex128) tensors.
+
+    >>> tf.dtypes.complex(tf.constant([1.0]), tf.constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+2.j], dtype=complex64)>
+    """
     real, imag = convert_to_tensor(real), convert_to_tensor(imag)
     if real.dtype != imag.dtype:
         raise TypeError(f"The `real` and `imag` components have different types: "

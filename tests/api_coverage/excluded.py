@@ -75,4 +75,15 @@ EXCLUDED = [
     ("to_variant/from_variant convert a dataset to and from a scalar tf.variant tensor; "
      "minitf has no variant dtype (see tf.variant above), a dataset is a Python object",
      ["tf.data.experimental.to_variant", "tf.data.experimental.from_variant"]),
+    ("bfloat16 and tf.dtypes.experimental's float8/int4/int2 types are not NumPy types: TF "
+     "takes them from ml_dtypes, whose arrays NumPy sees as opaque (kind 'V', not 'f'), so "
+     "each would need every op family's dtype rules and kernels taught; TF 2.21 itself only "
+     "casts the experimental ones (its math refuses them), and bfloat16 is an accelerator "
+     "storage type (mixed_bfloat16) with no speed-up on NumPy",
+     ["tf.bfloat16", "tf.dtypes.bfloat16", "tf.dtypes.experimental"]),
+    ("tfdbg2's dump (enable_dump_debug_info) writes DebugEvent protobuf files for TensorBoard's "
+     "Debugger V2; their proto ships only inside TensorFlow (not in the tensorboard package "
+     "minitf writes summaries with), so minitf cannot write them without hand-rolled protobuf; "
+     "tf.debugging.enable_check_numerics finds the first Inf/NaN, its main use",
+     ["tf.debugging.experimental"]),
 ]

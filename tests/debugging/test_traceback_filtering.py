@@ -2,7 +2,7 @@
 
 The shown tracebacks are checked where they are shown: a script's uncaught error
 (sys.excepthook, in a subprocess) and an IPython cell (the hook IPython gives).
-The real-TF test checks the three functions' behaviour as a setting.
+The three functions are compared with real TF's in test_debugging_settings.py.
 """
 import os
 import subprocess
@@ -15,7 +15,6 @@ import pytest
 
 import minitf as tf
 from minitf.framework import traceback_utils
-from tests.real_tf import run_tf_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -197,32 +196,3 @@ def test_setting_is_per_thread_and_hook_installed_once():
     hook = sys.excepthook
     traceback_utils.install()
     assert sys.excepthook is hook and hasattr(hook, "minitf_previous")
-
-
-def test_settings_match_real_tf():
-    code = """
-        import json, threading, tensorflow as tf
-        out = [tf.debugging.is_traceback_filtering_enabled()]
-        tf.debugging.disable_traceback_filtering()
-        out.append(tf.debugging.is_traceback_filtering_enabled())
-        seen = []
-        t = threading.Thread(target=lambda: seen.append(
-            tf.debugging.is_traceback_filtering_enabled()))
-        t.start(); t.join()
-        out.append(seen[0])
-        out.append(tf.debugging.enable_traceback_filtering())
-        out.append(tf.debugging.is_traceback_filtering_enabled())
-        print(json.dumps(out))
-        """
-    expected = run_tf_json(code)
-    got = [tf.debugging.is_traceback_filtering_enabled()]
-    tf.debugging.disable_traceback_filtering()
-    got.append(tf.debugging.is_traceback_filtering_enabled())
-    seen = []
-    t = threading.Thread(target=lambda: seen.append(tf.debugging.is_traceback_filtering_enabled()))
-    t.start()
-    t.join()
-    got.append(seen[0])
-    got.append(tf.debugging.enable_traceback_filtering())
-    got.append(tf.debugging.is_traceback_filtering_enabled())
-    assert got == expected == [True, False, True, None, True]
