@@ -145,3 +145,18 @@ def test_same_as_real_tf(real):
         assert int(s.i) == real[key][0], key
         for got, want in zip((s.x, s.r, s.p, s.gamma), real[key][1:]):
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-12, err_msg=key)
+
+
+def test_in_tf_function():
+    @tf.function
+    def solve_and_eig(rhs, alpha, beta):
+        state = tf.linalg.experimental.conjugate_gradient(FullMatrix(SPD), rhs)
+        return state.x, state.i, tf.linalg.eigh_tridiagonal(alpha, beta, select="v",
+                                                            select_range=[1.5, 3.5])
+
+    x, i, w = solve_and_eig(tf.constant(RHS), tf.constant(ALPHA, tf.float64),
+                            tf.constant(BETA, tf.float64))
+    np.testing.assert_allclose(x.numpy(), np.linalg.solve(SPD, RHS.T).T, atol=1e-12)
+    assert int(i) == 3
+    want = np.linalg.eigvalsh(dense(ALPHA, BETA))
+    np.testing.assert_allclose(w.numpy(), want[(want > 1.5) & (want <= 3.5)], atol=1e-13)

@@ -310,3 +310,14 @@ def test_sobol_equals_real_tf_bit_for_bit(real):
         got = tf.math.sobol_sample(dim, n, skip=skip, dtype=tf.float64).numpy()
         assert got.tolist() == want, (dim, n, skip)
     assert (np.array(real["sobol"][3]) < 0).all()  # TF's negated points past 2^30
+
+
+def test_in_tf_function():
+    @tf.function
+    def several(a, b, x):
+        return sp.bessel_k1e(x), tf.math.igammac(a, x), tf.math.betainc(a, b, x / 4)
+
+    a, b, x = (tf.constant(v, tf.float64) for v in ([0.5, 2.0], [1.5, 3.0], [0.3, 2.0]))
+    for got, want in zip(several(a, b, x), [sp.bessel_k1e(x), tf.math.igammac(a, x),
+                                           tf.math.betainc(a, b, x / 4)]):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
