@@ -203,6 +203,8 @@ for n in names:
     f = getattr(tf.math.special, n)
     for dt in [tf.float32, tf.float64]:
         out["unary"][n + dt.name] = [repr(float(v)) for v in f(tf.constant(grid, dt)).numpy()]
+    if n.startswith("bessel"):  # TF's float16 kernels: the Bessel family only
+        out["unary"][n + "float16"] = f(tf.constant({x}, tf.float16)).numpy().tolist()
     x = tf.constant({x}, tf.float64)
     with tf.GradientTape() as t:
         t.watch(x); y = f(x)
@@ -264,6 +266,9 @@ def test_unary_values_equal_real_tf(real):
         keep = np.abs(grid) < (10 if name in LOOSE32 else 60)
         _close(got32[keep], want32[keep], 3e-6 if name in LOOSE32 else 1e-6)
         _close(getattr(sp, name)(tf.constant(X)).numpy(), f64(name, X), 1e-15)
+        if name.startswith("bessel"):
+            got16 = getattr(sp, name)(tf.constant(X, tf.float16)).numpy()
+            _close(got16, real["unary"][name + "float16"], 1e-3)  # within one float16 step
         np.testing.assert_allclose(_grad(name), real["grads"][name], rtol=1e-12)
 
 
