@@ -29,6 +29,7 @@ import numpy as np
 
 from . import composite_tensor, context, dtypes, errors, nest, retracing
 from .executor import compile_graph, run
+from .signature_binding import bind_signature, parameter_names as _parameter_names
 from .graph import Graph, SymbolicTensor, replay
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 from .tensor_shape import TensorShape
@@ -233,7 +234,8 @@ class Function:
         """(args, kwargs) with defaults filled in; tensors converted or checked against the
         input_signature. NumPy arrays become tensors, as in TF."""
         if self._input_signature is not None:
-            return self._bind_signature(args, kwargs)
+            return bind_signature(self._python_function, self._name, self._input_signature,
+                                  args, kwargs)
         try:
             bound = inspect.signature(self._python_function).bind(*args, **kwargs)
             bound.apply_defaults()
@@ -242,65 +244,6 @@ class Function:
             pass  # let the call itself report a bad argument list, in Python's words
         return (nest.map_structure(_as_argument, tuple(args)),
                 nest.map_structure(_as_argument, dict(kwargs)))
-
-    def _bind_signature(self, args, kwargs):
-        values = list(args) + list(kwargs.values())
-        names = _parameter_names(self._python_function, len(self._input_signature))
-        if len(values) != len(self._input_signature):
-            problem = "too many positional arguments" if len(values) > len(
-                self._input_signature) else f"missing a required argument: '{names[len(values)]}'"
-            raise TypeError(
-                f"Binding inputs to tf.function failed due to `{problem}`. Received args: "
-                f"{tuple(args)!r} and kwargs: {kwargs!r} for signature: "
-                f"({_signature_text(names, self._input_signature)}). {self._name}() takes "
-                f"{len(self._input_signature)} argument(s), as its input_signature says.")
-        bound = []
-        for name, value, spec in zip(names, values, self._input_signature):
-            if composite_tensor.is_composite_spec(spec):
-                bound.append(self._bind_composite(name, value, spec, args, kwargs))
-                continue
-            tensor = value if isinstance(value, TensorSpec) else convert_to_tensor(
-                value, dtype_hint=spec.dtype)
-            if not spec.is_compatible_with(tensor):
-                self._refuse_binding(name, tensor, spec, args, kwargs)
-            bound.append(tensor)
-        return tuple(bound), {}
-
-    def _refuse_binding(self, name, given, spec, args, kwargs):
-        given = given if isinstance(given, TensorSpec) else TensorSpec.from_tensor(given)
-        names = _parameter_names(self._python_function, len(self._input_signature))
-        raise TypeError(
-            f"Binding inputs to tf.function failed due to `Can not cast {given!r} to "
-            f"{spec!r}`. Received args: {tuple(args)!r} and kwargs: {kwargs!r} for "
-            f"signature: ({_signature_text(names, self._input_signature)}). The "
-            f"input_signature of {self._name}() fixes the dtype and rank of '{name}' "
-            "and its known dimensions; None dimensions accept any size.")
-
-    def _bind_composite(self, name, value, spec, args, kwargs):
-        """A RaggedTensor/SparseTensor argument checked against its spec component by
-        component, as TF does (so TF's message names the first component that differs)."""
-        if composite_tensor.is_composite_spec(value):
-            value_spec = value
-        elif isinstance(value, spec.value_type):
-            value_spec = value._type_spec
-        else:
-            names = _parameter_names(self._python_function, len(self._input_signature))
-            raise TypeError(
-                f"Binding inputs to tf.function failed due to `{type(value).__name__} "
-                f"{value!r} is not a {spec.value_type.__name__}`. Received args: "
-                f"{tuple(args)!r} and kwargs: {kwargs!r} for signature: "
-                f"({_signature_text(names, self._input_signature)}). '{name}' must be a "
-                f"{spec.value_type.__name__} (its input_signature holds a "
-                f"{type(spec).__name__}).")
-        wanted = spec._component_specs
-        given_parts = composite_tensor.components(value)  # TF names the value's own parts
-        for given, want in zip(given_parts, wanted):
-            if not want.is_compatible_with(given):
-                self._refuse_binding(name, given, want, args, kwargs)
-        if len(value_spec._component_specs) != len(wanted) or not spec.is_compatible_with(
-                value_spec):
-            self._refuse_binding(name, value_spec, spec, args, kwargs)
-        return value
 
     # --- tracing ------------------------------------------------------------------------
     def _trace(self, arguments):
@@ -576,19 +519,6 @@ def _hashable(x):
         return True
     except TypeError:
         return False
-
-
-def _signature_text(names, specs):
-    return ", ".join(f"{n}: {spec!r}" for n, spec in zip(names, specs))
-
-
-def _parameter_names(function, count):
-    try:
-        names = [p.name for p in inspect.signature(function).parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        names = []
-    return (names + [f"arg{i}" for i in range(len(names), count)])[:count]
 
 
 def _placeholders(graph, arguments, function):

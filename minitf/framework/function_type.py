@@ -102,8 +102,8 @@ def _kinds(python_function):
 
 
 def _names(python_function, count):
-    from .function import _parameter_names
-    return _parameter_names(python_function, count)
+    from .signature_binding import parameter_names
+    return parameter_names(python_function, count)
 
 
 def _ordered(params):
