@@ -269,8 +269,13 @@ def _lifted(initial_value):
 def _unique_name(name):
     # Eager TF prefixes the open tf.name_scopes ('outer/q:0') but does not
     # uniquify: two variables may both be 'Variable:0' (and like TF,
-    # name="a:0" becomes 'a:0:0').
-    return f"{context.current_name_scope()}{name}:0"
+    # name="a:0" becomes 'a:0:0'). In a TF1 graph (tf.compat.v1.Graph, not a function
+    # being traced) names are unique in the graph, as its op names: 'Variable_1:0'.
+    scoped = f"{context.current_name_scope()}{name}"
+    graph = context.graph_stack[-1] if context.graph_stack else None
+    if graph is not None and not graph.building_function:
+        scoped = graph._unique(scoped)
+    return f"{scoped}:0"
 
 
 def _dims(shape):
