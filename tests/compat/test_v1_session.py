@@ -172,3 +172,37 @@ def test_a_session_runs_control_flow_and_string_tensors():
         with v1.Session() as sess:
             assert (sess.run(y, {x: 2.0}), sess.run(y, {x: -3.0})) == (20.0, 3.0)
             assert sess.run(hello, {name: "ada"}) == b"hi ada"
+
+
+def test_tensor_eval_and_operation_run_use_the_default_session():
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [], name="x")
+        y = x * 2.0
+        v = tf.Variable(1.0)
+        bump = v1.assign_add(v, 1.0).op
+        with pytest.raises(ValueError, match="No default session is registered"):
+            y.eval({x: 1.0})
+        with pytest.raises(ValueError, match="Cannot execute operation using `run\\(\\)`"):
+            bump.run()
+        with v1.Session() as sess:
+            v1.global_variables_initializer().run()
+            assert y.eval({x: 2.0}) == 4.0 and bump.run() is None and v.eval() == 2.0
+        other = v1.Session()
+        other.run(v.initializer)
+        assert y.eval(feed_dict={x: 3.0}, session=other) == 6.0 and v.eval(session=other) == 1.0
+
+
+def test_tf1_graphs_give_variables_unique_names_as_ops():
+    with tf.Graph().as_default():
+        v1.placeholder(tf.float32, [], name="x")
+        a, b, c = tf.Variable(1.0), tf.Variable(1.0), tf.Variable(1.0, name="x")
+        w = v1.get_variable("w", [1])
+        d = tf.Variable(1.0, name="w")
+        with tf.name_scope("s"):
+            q1, q2 = tf.Variable(1.0, name="q"), tf.Variable(1.0, name="q")
+        with v1.variable_scope("lin"), tf.name_scope("extra"):
+            k = v1.get_variable("k", [1])  # get_variable ignores tf.name_scope
+    names = [t.name for t in (a, b, c, w, d, q1, q2, k)]
+    assert names == ["Variable:0", "Variable_1:0", "x_1:0", "w:0", "w_1:0", "s/q:0", "s/q_1:0",
+                     "lin/k:0"]
+    assert [tf.Variable(1.0).name, tf.Variable(1.0).name] == ["Variable:0", "Variable:0"]  # eager

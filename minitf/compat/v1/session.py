@@ -32,6 +32,7 @@ from ...framework.dtypes import tf_type_name
 from ...framework.graph import AssignVariable, Node, Placeholder, ReadVariable, SymbolicTensor
 from ...framework.tensor import EagerTensor, convert_to_tensor
 from ...framework.tf_export import tf_export
+from ...framework.variables import Variable
 from .graph_mode import get_default_graph
 
 _RUN_LOCK = threading.RLock()  # a run swaps values into shared Variable objects
@@ -323,6 +324,39 @@ def _flatten(fetches, leaves):
         raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
     leaves.append(fetches)
     return next
+
+
+# TF1 graph tensors and operations run themselves in the default session. Attached here,
+# as ops/operators.py attaches arithmetic to Tensor: the framework knows no sessions.
+def _tensor_eval(self, feed_dict=None, session=None):
+    """`tensor.eval(feed_dict)`: `session.run(tensor, feed_dict)` in the default session.
+
+    >>> with tf.compat.v1.Graph().as_default():
+    ...     x = tf.compat.v1.placeholder(tf.float32, [])
+    ...     with tf.compat.v1.Session():
+    ...         print((x * 2.0).eval({x: 4.0}))
+    8.0
+    """
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is "
+                         "registered. Use `with sess.as_default()` or pass an explicit session "
+                         "to `eval(session=sess)`")
+    return session.run(self, feed_dict)
+
+
+def _operation_run(self, feed_dict=None, session=None):
+    """`operation.run(feed_dict)`: run it in the default session (returns None)."""
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError("Cannot execute operation using `run()`: No default session is "
+                         "registered. Use `with sess.as_default():` or pass an explicit session "
+                         "to `run(session=sess)`")
+    session.run(self, feed_dict)
+
+
+SymbolicTensor.eval = Variable.eval = _tensor_eval
+Node.run = _operation_run
 
 
 @tf_export("compat.v1.InteractiveSession")

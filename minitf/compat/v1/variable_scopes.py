@@ -374,9 +374,10 @@ def _new_variable(full, shape, dtype, initializer, trainable, synchronization):
         if shape is not None:
             raise ValueError("If initializer is a constant, do not specify shape.")
         initial = initializer
-    variable = Variable(initial, trainable=trainable, name="v", dtype=dtype,
-                        synchronization=synchronization)
-    variable._name = f"{full}:0"
+    with name_scope(""):  # get_variable's names ignore tf.name_scope; they take a graph name
+        variable = Variable(initial, trainable=trainable, name=full, dtype=dtype,
+                            synchronization=synchronization)
+    variable._name = f"{full}:0"  # even when an op took the name first (TF does the same)
     graph = None if context.executing_eagerly() else get_default_graph()
     if graph is not None:  # the op that gives it its initial value in a session
         value = graph.symbolic(convert_to_tensor(initial, dtype=dtype))
