@@ -15,7 +15,7 @@ class Scale(keras.layers.Layer):
     def build(self, input_shape):
         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w",
                                  regularizer=keras.regularizers.L2(0.5))
-        self.frozen = self.add_weight("frozen", (1,), trainable=False, initializer="zeros")
+        self.frozen = self.add_weight((1,), name="frozen", trainable=False, initializer="zeros")
 
     def call(self, inputs, training=None):
         self.calls += 1
@@ -33,9 +33,11 @@ def test_build_on_first_call_and_weight_lists():
     assert layer.w.path == f"{layer.name}/w" and layer.count_params() == 4
 
 
-def test_classic_and_keras3_add_weight_spellings():
+def test_keras3_add_weight_spellings_and_no_positional_name():
     layer = keras.layers.Layer()
-    a = layer.add_weight("a", (2, 3))            # classic: name first
+    with pytest.raises(ValueError, match="`name` must be passed as a keyword argument"):
+        layer.add_weight("a", (2, 3))            # classic tf.keras: name first (Keras 3 refuses)
+    a = layer.add_weight((2, 3), name="a")
     b = layer.add_weight((4,), "zeros", name="b")  # Keras 3: shape, initializer
     c = layer.add_weight(shape=(), dtype="int32", name="c")
     assert (a.name, tuple(a.shape), b.numpy().tolist(), c.dtype) == ("a", (2, 3), [0.0] * 4,

@@ -1,5 +1,9 @@
 """Keras 3 semantics where they differ from TF's own (tf.random) and from Keras 2.
 
+Tracking and errors: a raw `tf.Variable` (or a `tf.Module`) assigned to a Layer
+attribute is not a weight; a non-tensor positional argument and a positional
+`add_weight` name raise Keras 3's ValueErrors; a `TensorShape` is a shape.
+
 Initializer seeding: a Keras 3 initializer made with `seed=None` takes
 `random.randint(1, 10**9)` from Python's `random` when it is made, and draws
 with the stateless ops on [seed, 0] (through Philox, TF's numbers). So
@@ -34,6 +38,18 @@ CASES.update({
                      "keras.random.uniform((3,))]",
     "random_int_seed": "[keras.random.uniform((3,), seed=7), keras.random.truncated_normal("
                        "(4,), seed=2**33 + 1), keras.random.randint((3,), 0, 9, seed=4)]",
+    # what a Layer tracks, the errors of Keras 3's Layer, and TensorShape as a shape
+    "tracking": "tracking()",
+    "error:int_positional": "error(lambda: TwoArgs()(tf.ones(2), 3))",
+    "error:list_positional": "error(lambda: keras.layers.Dense(1)([[1., 2.]]))",
+    "error:bool_positional": "error(lambda: TwoArgs()(tf.ones(2), True))",
+    "ok:none_and_array_positional": "TwoArgs()(np.ones(2, np.float32), None)",
+    "ok:string_lookup_list": "keras.layers.StringLookup(vocabulary=['a', 'b'])(['b', 'c'])",
+    "error:add_weight_name": "error(lambda: keras.layers.Layer().add_weight('w', (2,)))",
+    "shape:add_weight": "keras.layers.Layer().add_weight(tf.TensorShape([2, 3])).shape",
+    "shape:input": "keras.Input(tf.TensorShape([3, 4])).shape",
+    "shape:reshape": "keras.layers.Reshape(tf.TensorShape([2, 2]))(tf.ones((1, 4))).shape",
+    "shape:build": "built_kernel_shape(tf.TensorShape([None, 3]))",
 })
 PRELUDE = '''
 def weights(layer, input_shape):
@@ -50,6 +66,39 @@ def not_fixed_by_tf_set_seed():
     b.build((None, 3))
     return bool(np.array_equal(a.kernel.numpy(), b.kernel.numpy()))
 
+class Holder(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.raw = tf.Variable([1., 2.])          # a tf.Variable: not tracked by Keras 3
+        self.raws = [tf.Variable(1.)]
+        self.module = tf.Module()
+        self.module.v = tf.Variable(5.)
+        self.kept = keras.Variable([3., 4.])     # a keras.Variable: tracked
+    def call(self, x):
+        return x * self.raw[0]
+
+def tracking():
+    layer = Holder()
+    model = keras.Sequential([keras.Input((2,)), layer])
+    return [len(layer.weights), len(layer.trainable_variables), len(layer.variables),
+            model.count_params(), len(model.trainable_weights)]
+
+class TwoArgs(keras.layers.Layer):
+    def call(self, x, y=None):
+        return x
+
+def error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return type(e).__name__ + ": " + str(e)
+    return "no error"
+
+def built_kernel_shape(shape):
+    layer = keras.layers.Dense(2)
+    layer.build(shape)
+    return layer.kernel.shape
+
 def seed_generator_draws():
     gen = keras.random.SeedGenerator(42)
     draws = [keras.random.normal((3,), seed=gen), keras.random.normal((3,), seed=gen)]
@@ -62,10 +111,14 @@ import tensorflow as tf
 import keras
 {PRELUDE}
 def plain(v):
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, list) and not all(isinstance(x, int) for x in v):
         return [plain(x) for x in v]
-    if isinstance(v, bool):
+    if isinstance(v, (bool, str)):
         return v
+    if isinstance(v, tuple) or type(v).__name__ == "TensorShape":
+        return ["shape", list(v)]
+    if isinstance(v, list) and all(isinstance(x, int) for x in v):
+        return ["ints", v]
     v = tf.convert_to_tensor(v)
     return [v.dtype.name, v.numpy().tolist()]
 out = {{}}
@@ -81,8 +134,11 @@ def keras_results():
 
 
 def _check(name, ours, theirs):
-    if isinstance(theirs, bool):
-        assert ours is theirs, name
+    if isinstance(theirs, (bool, str)):
+        assert ours == theirs, name
+        return
+    if theirs[0] in ("shape", "ints"):
+        assert list(ours) == theirs[1], name
         return
     if isinstance(theirs[0], list):
         assert len(ours) == len(theirs), name
@@ -155,3 +211,49 @@ def test_seed_generator_seed_draws_anew_each_call_and_serializes():
     assert config["class_name"] == "SeedGenerator" and config["config"]["seed"] == 42
     with pytest.raises(ValueError, match="should be an instance of `keras.random.SeedGenerator"):
         tf.keras.initializers.RandomNormal(seed=1.5)
+
+
+def test_raw_tf_variables_and_modules_are_not_tracked_keras_variables_are():
+    namespace = {"tf": tf, "keras": tf.keras, "np": np}
+    exec(PRELUDE, namespace)
+    layer = namespace["Holder"]()
+    assert [w.name for w in layer.weights] == [layer.kept.name]
+    assert layer.trainable_variables == [layer.kept] and layer.variables == [layer.kept]
+    model = tf.keras.Sequential([tf.keras.Input((2,)), layer])
+    assert model.count_params() == 2  # the kept (2,) variable only
+    weight = layer.add_weight(shape=(3,), name="w")
+    assert layer.weights == [layer.kept, weight]
+
+
+def test_layer_call_takes_only_tensors_positionally():
+    namespace = {"tf": tf, "keras": tf.keras, "np": np}
+    exec(PRELUDE, namespace)
+    two = namespace["TwoArgs"]()
+    with pytest.raises(ValueError, match=r"^Only input tensors may be passed as positional "
+                       r"arguments\. The following argument value should be passed as a "
+                       r"keyword argument: 3 \(of type <class 'int'>\)$"):
+        two(tf.ones(2), 3)
+    with pytest.raises(ValueError, match="keyword argument: 1.0"):
+        tf.keras.layers.Dense(1)([[1.0, 2.0]])   # a Python list is not a tensor in Keras 3
+    assert two(np.ones(2), None).shape == [2]      # arrays become tensors; None is allowed
+    assert two(tf.ones(2), y=3).shape == [2]       # non-tensors go by keyword
+    assert tf.keras.layers.Rescaling(2.0)([1.0]).numpy().tolist() == [2.0]  # data layers
+    assert tf.keras.layers.Dense(1)(tf.ones((1, 2)), training=True).shape == [1, 1]
+
+
+def test_add_weight_name_goes_by_keyword():
+    with pytest.raises(ValueError, match=r"^`name` must be passed as a keyword argument\. "
+                       r"Received: add_weight\('w', \.\.\.\)\. Use: add_weight\(shape=\.\.\., "
+                       r"name='w'\)\.$"):
+        tf.keras.layers.Layer().add_weight("w", (2,))
+    assert tf.keras.layers.Layer().add_weight((2,), "ones", name="w").numpy().tolist() == [1, 1]
+
+
+def test_tensor_shape_is_accepted_as_a_shape():
+    shape = tf.TensorShape
+    assert tf.keras.layers.Layer().add_weight(shape([2, 3])).shape == [2, 3]
+    assert tf.keras.Input(shape([3, 4])).shape == (None, 3, 4)
+    assert tf.keras.layers.Reshape(shape([2, 2]))(tf.ones((1, 4))).shape == [1, 2, 2]
+    dense = tf.keras.layers.Dense(2)
+    dense.build(shape([None, 3]))
+    assert dense.kernel.shape == [3, 2]

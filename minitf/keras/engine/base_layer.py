@@ -51,6 +51,17 @@ from . import call_context, dtype_policy as dtype_policies, keras_tensor, maskin
 from .input_spec import assert_input_compatibility, shape_tuple
 
 
+def _check_positional_tensors(args):
+    """Keras 3's rule: every positional leaf is a tensor, an array, a variable or None."""
+    for arg in nest.flatten(args):
+        if arg is None or isinstance(arg, (Tensor, keras_tensor.KerasTensor, np.ndarray,
+                                           np.generic)) or getattr(arg, "_is_variable", False):
+            continue
+        raise ValueError("Only input tensors may be passed as positional arguments. The "
+                         f"following argument value should be passed as a keyword argument: "
+                         f"{arg} (of type {type(arg)})")
+
+
 def _policy(dtype):
     if isinstance(dtype, dict) and dtype.get("config", {}).get("name") is None:
         return dtype_policies.get(None)  # a get_config() entry of a nameless policy
@@ -113,13 +124,18 @@ class Layer(Module):
 
     # --- tracking ------------------------------------------------------------------------
     def __setattr__(self, name, value):
-        """Assigning a layer or a variable to an attribute makes it part of this layer."""
+        """Assigning a layer or a `keras.Variable` to an attribute makes it part of this layer.
+
+        As in Keras 3, a plain `tf.Variable` (or a `tf.Module` holding some) is *not*
+        tracked: it is in no `weights` list, `summary()` does not count it and `fit`
+        does not train it. Make weights with `add_weight` (or `keras.Variable`).
+        """
         if not name.startswith("__") and "_layers" in self.__dict__:
             for leaf in nest.flatten(value) if nest.is_nested(value) else [value]:
                 if isinstance(leaf, Layer) and leaf is not self and not any(
                         leaf is known for known in self._layers):
                     self._layers.append(leaf)
-                elif getattr(leaf, "_is_variable", False) is True:
+                elif isinstance(leaf, Variable):
                     self._track_variable(leaf)
         object.__setattr__(self, name, value)
         if _on_assign:  # a checkpoint restore waits for attributes to appear (tf.train)
@@ -257,17 +273,18 @@ class Layer(Module):
         """Create a weight of this layer and track it.
 
         Keras 3 order: `add_weight(shape, initializer, dtype, trainable, ...,
-        name)`. The classic tf.keras order, `add_weight(name, shape, dtype,
-        initializer, regularizer, trainable, constraint)`, is accepted too (a
-        first positional string is taken as the name). Default initializer:
+        name)`. The classic tf.keras call `add_weight("w", shape)` raises Keras 3's
+        ValueError: the name goes by keyword. Default initializer:
         'glorot_uniform' for floats, 'zeros' otherwise.
         """
+        if args and isinstance(args[0], str):
+            raise ValueError("`name` must be passed as a keyword argument. Received: "
+                             f"add_weight('{args[0]}', ...). Use: add_weight(shape=..., "
+                             f"name='{args[0]}').")
         given = dict(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
                      regularizer=regularizer, constraint=constraint, name=name)
-        order = (("name", "shape", "dtype", "initializer", "regularizer", "trainable",
-                  "constraint") if args and isinstance(args[0], str) else
-                 ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer",
-                  "constraint", "aggregation", "overwrite_with_gradient", "name"))
+        order = ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer",
+                 "constraint", "aggregation", "overwrite_with_gradient", "name")
         given.update(zip(order, args))
         for classic in ("use_resource", "synchronization", "partitioner", "caching_device",
                         "experimental_autocast", "getter"):
@@ -349,6 +366,8 @@ class Layer(Module):
     def __call__(self, *args, **kwargs):
         if not args and "inputs" in kwargs:
             args = (kwargs.pop("inputs"),)
+        if not self._allow_non_tensor_positional_args:
+            _check_positional_tensors(args)
         if keras_tensor.any_symbolic((args, kwargs)):
             return self._symbolic_call(args, kwargs)
         previous_mask = masking.masks_of(args[0]) if args else None  # before any cast
@@ -373,6 +392,10 @@ class Layer(Module):
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         return outputs
+
+    # Keras 3: positional arguments are tensors (or arrays, which become tensors); other
+    # values go by keyword. Functional models and the data layers accept raw data.
+    _allow_non_tensor_positional_args = False
 
     def compute_mask(self, inputs, mask=None):
         """The mask of the outputs, for a layer that `supports_masking`: by default the

@@ -27,6 +27,8 @@ from ...engine.keras_tensor import KerasTensor
 class DataLayer(Layer):
     """A layer of one raw-data input: lists become one tensor; dtypes are kept."""
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __call__(self, inputs=None, *args, **kwargs):
         if isinstance(inputs, (list, tuple)) and not any(
                 isinstance(x, KerasTensor) for x in tf.nest.flatten(inputs)):

@@ -32,6 +32,8 @@ OUTPUT_MODES = ("int", "one_hot")
 class HashedCrossing(Layer):
     """Hash the combination of two or more categorical features into `num_bins` buckets."""
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None,
                  **kwargs):
         if output_mode == "int" and dtype is None:

@@ -75,6 +75,8 @@ def adapt_batches(data, steps=None):
 class IndexLookup(Layer):
     """Maps tokens to indices through a vocabulary (not exported: see the subclasses)."""
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __init__(self, max_tokens, num_oov_indices, mask_token, oov_token, vocabulary_dtype,
                  vocabulary=None, idf_weights=None, invert=False, output_mode="int",
                  sparse=False, pad_to_max_tokens=False, oov_method="floormod", name=None,

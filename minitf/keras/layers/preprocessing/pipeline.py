@@ -27,6 +27,8 @@ from ...saving.serialization_api import deserialize_keras_object, serialize_kera
 class Pipeline(Layer):
     """Apply `layers` one after the other."""
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __init__(self, layers, name=None):
         super().__init__(name=name)
         self._pipeline_layers = layers

@@ -39,6 +39,8 @@ def _deserialize(value):
 class Rescaling(Layer):
     """Multiply the inputs by `scale`, then add `offset`."""
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset

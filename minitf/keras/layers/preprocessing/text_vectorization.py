@@ -66,6 +66,8 @@ class TextVectorization(Layer):
            [5, 0, 0, 0]])
     """
 
+    _allow_non_tensor_positional_args = True  # raw data (lists, strings) in, as Keras 3
+
     def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation",
                  split="whitespace", ngrams=None, output_mode="int",
                  output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
