@@ -151,6 +151,12 @@ with tf.Graph().as_default():
     step = v1.train.get_or_create_global_step()
     result["global_step"] = [step.name, step.dtype.name]
 result["eager_globals"] = v1.global_variables()
+with tf.Graph().as_default():
+    x = v1.placeholder(tf.float32, [], name="x")
+    names = [tf.Variable(1.0).name, tf.Variable(1.0).name, tf.Variable(1.0, name="x").name]
+    with v1.Session():
+        names.append(float((x * 2.0).eval({x: 2.0})))
+    result["unique_and_eval"] = names
 '''
 
 PROGRAMS = {"linear_regression": LINEAR_REGRESSION, "optimizers": OPTIMIZERS,
