@@ -16,6 +16,7 @@ Numbers follow Keras 3 (TensorFlow 2.21). Where classic tf.keras differed:
 `negative_slope` (classic `alpha` is accepted too).
 """
 import math
+import types
 
 import minitf as tf
 
@@ -288,27 +289,82 @@ _ACTIVATIONS.update(swish=silu, hard_swish=hard_silu)
 
 @tf_export("keras.activations.serialize")
 def serialize(activation):
-    """The name of a built-in activation (Keras writes activations as names)."""
+    """A built-in activation as its name; anything else as Keras 3's config dict.
+
+    >>> tf.keras.activations.serialize(tf.keras.activations.swish)
+    'silu'
+    >>> def double(x):
+    ...     return 2 * x
+    >>> tf.keras.activations.serialize(double)
+    {'module': 'builtins', 'class_name': 'function', 'config': 'double', \
+'registered_name': 'function'}
+
+    (Those are Keras 3.15's exact values for a function of your own; a callable object
+    gives its class and its `get_config()`.)
+    """
     for name, fn in _ACTIVATIONS.items():
         if fn is activation:
             return "silu" if fn is silu else "hard_silu" if fn is hard_silu else name
-    name = getattr(activation, "__name__", None)
-    if name is None:
-        raise ValueError(f"Cannot serialize activation {activation!r}: it has no name.")
-    return name
+    from .saving.object_registration import get_registered_name
+    if isinstance(activation, types.FunctionType):
+        if activation.__name__ == "<lambda>":
+            raise ValueError(
+                "Cannot serialize a `lambda` activation: Keras would store its bytecode, "
+                "which minitf never loads (loading it would run code). Define it with "
+                "`def` and give it to `custom_objects` (or register it with "
+                "`@tf.keras.saving.register_keras_serializable()`).")
+        return {"module": "builtins", "class_name": "function",
+                "config": get_registered_name(activation), "registered_name": "function"}
+    if not hasattr(activation, "get_config"):
+        raise TypeError(f"Cannot serialize object {activation} of type {type(activation)}. "
+                        "To be serializable, a class must implement the `get_config()` "
+                        "method.")
+    module = type(activation).__module__
+    return {"module": None if module == "__main__" else module,
+            "class_name": type(activation).__name__, "config": activation.get_config(),
+            "registered_name": get_registered_name(type(activation))}
 
 
 @tf_export("keras.activations.deserialize")
 def deserialize(config, custom_objects=None):
-    """The activation function named `config`."""
-    known = dict(_ACTIVATIONS)
-    known.update(custom_objects or {})
-    if isinstance(config, dict):
-        config = config.get("config", config.get("class_name"))
-    if config not in known:
+    """The activation a name or a `serialize` dict describes: built-ins by name, your own
+    functions and classes through `custom_objects`, a `custom_object_scope` or the
+    registry (`register_keras_serializable`).
+
+    >>> tf.keras.activations.deserialize("gelu").__name__
+    'gelu'
+    """
+    from .saving.object_registration import get_registered_object
+    if isinstance(config, dict) and config.get("class_name") not in (None, "function"):
+        return _deserialize_object(config, custom_objects)
+    name = config.get("config", config.get("class_name")) if isinstance(config, dict) \
+        else config
+    if isinstance(name, str) and name in _ACTIVATIONS:
+        return _ACTIVATIONS[name]
+    found = get_registered_object(name, custom_objects) if isinstance(name, str) else None
+    if found is None:
         from .serialization import unknown_identifier_error
-        raise unknown_identifier_error("activation function", config, known)
-    return known[config]
+        known = dict(_ACTIVATIONS, **(custom_objects or {}))
+        raise unknown_identifier_error("activation function", name, known)
+    return found
+
+
+def _deserialize_object(config, custom_objects):
+    from .saving.object_registration import get_registered_object
+    cls = get_registered_object(config.get("registered_name") or config["class_name"],
+                                custom_objects) or \
+        get_registered_object(config["class_name"], custom_objects)
+    if cls is None:
+        raise TypeError(
+            f"Could not locate class '{config['class_name']}'. Make sure custom classes and "
+            "functions are decorated with `@keras.saving.register_keras_serializable()`. If "
+            "they are already decorated, make sure they are all imported so that the "
+            f"decorator is run before trying to load them. Full object config: {config}")
+    if not hasattr(cls, "from_config"):
+        raise TypeError(
+            f"Unable to reconstruct an instance of '{config['class_name']}' because the "
+            f"class is missing a `from_config()` method. Full object config: {config}")
+    return cls.from_config(config["config"])
 
 
 @tf_export("keras.activations.get")
