@@ -14,3 +14,4 @@ def eager_before_and_after():
     tf.compat.v1.enable_eager_execution()
     context.graph_stack[:] = []
     assert not leaked, f"the test left graph mode on: {leaked}"
+    assert tf.compat.v1.get_default_session() is None, "the test left a default session"
