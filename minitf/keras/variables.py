@@ -29,6 +29,8 @@ from ..framework import dtypes
 from ..framework.tensor import Tensor
 from ..framework.tf_export import tf_export
 from ..framework.variables import Variable as _TFVariable
+from .engine.call_context import current_path
+from .stateless_scope import _SCOPE as _STATELESS
 
 _AUTOCAST = [None]  # the compute dtype variables are read in (a stack; None: as stored)
 
@@ -69,20 +71,76 @@ class Variable(_TFVariable):
             value = initializer(shape, dtype=dtype)
         else:
             value = initializer
+            if _STATELESS[0] is not None:
+                raise ValueError(
+                    "You are attempting to create a variable while in a stateless scope. This "
+                    "is disallowed. Make sure that all variables are created before you start "
+                    "using your layer/model objects.\n\nIn some cases, you might be seeing this "
+                    "error because you need to implement a `def build(self, input_shape)` "
+                    "method on your layer/model, which will create its variables.\n\nIn some "
+                    "other cases, you might be seeing this error because you are instantiating "
+                    "a `Variable` and assigning it to a layer without going through "
+                    "self.add_variable()/self.add_weight(). Always prefer using these methods "
+                    "(with a `shape` and `initializer` argument).")
         super().__init__(value, trainable=bool(trainable), name=name, dtype=dtype,
                          constraint=constraint)
         self._keras_name = name
-        self._path = path or name
+        if path is None:  # Keras 3: under the open `keras.name_scope`s
+            parent = current_path()
+            path = f"{parent}/{name}" if parent else name
+        self._path = path
         self._autocast = autocast
 
     def _read(self):
-        read = super()._read()
+        scope = _STATELESS[0]
+        read = scope.get_current_value(self) if scope is not None else None
+        if read is None:
+            read = super()._read()
         target = _AUTOCAST[-1]
         if target is not None and self._autocast and self._dtype.is_floating and \
                 self._dtype.name != target:
             from ..ops.math_ops import cast
             return cast(read, target)
         return read
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """In a `keras.StatelessScope` the new value is kept by the scope, not stored."""
+        scope = _STATELESS[0]
+        if scope is None:
+            return super().assign(value, use_locking, name, read_value)
+        value = self._checked(value, "assign")
+        scope.add_update((self, value))
+        return value
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        if _STATELESS[0] is None:
+            return super().assign_add(delta, use_locking, name, read_value)
+        return self.assign(self._read() + self._checked(delta, "assign_add"))
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        if _STATELESS[0] is None:
+            return super().assign_sub(delta, use_locking, name, read_value)
+        return self.assign(self._read() - self._checked(delta, "assign_sub"))
+
+    def _stateless_value(self):
+        scope = _STATELESS[0]
+        return None if scope is None else scope.get_current_value(self)
+
+    def numpy(self):
+        value = self._stateless_value()
+        return super().numpy() if value is None else value.numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        value = self._stateless_value()
+        if value is None:
+            return super().__array__(dtype, copy)
+        return np.asarray(value.numpy(), dtype=dtype)
+
+    def __float__(self):
+        return float(self.numpy())
+
+    def __int__(self):
+        return int(self.numpy())
 
     def _checked(self, value, method):
         """Keras casts a float value of another float dtype to the variable's dtype."""

@@ -87,24 +87,66 @@ def resolve_training(call, kwargs):
     return training
 
 
-_path = []  # names of the layers being built or called, outermost first
+_path = []  # the open name scopes (`name_scope` objects), outermost first
 
 
 class name_scope:  # noqa: N801
-    """Weights created inside get the path 'outer/inner/kernel' (Keras 3's `path`)."""
+    """A sub-namespace for variable paths: weights created inside get 'outer/inner/kernel'.
 
-    def __init__(self, name):
+    Keras 3's `name_scope(name, caller=None, deduplicate=True, override_parent=None)`
+    (keras/src/backend/common/name_scope.py). Every layer's build and call open
+    one with the layer's name, and `keras.name_scope` (minitf/keras/scopes.py) is
+    this class plus a `tf.name_scope`. `override_parent` is an absolute path that
+    replaces the scopes opened around it; with `deduplicate`, a scope of the same
+    name and the same `caller` as the innermost one is not opened twice.
+    """
+
+    def __init__(self, name, caller=None, deduplicate=True, override_parent=None):
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character "
+                             f"`/`. Received: name={name}")
         self.name = name
+        self.caller = caller
+        self.deduplicate = deduplicate
+        self.override_parent = override_parent
+        if override_parent is None and deduplicate and \
+                getattr(caller, "_parent_path", None) is not None:
+            self.override_parent = caller._parent_path
+        self._pop_on_exit = False
 
     def __enter__(self):
-        _path.append(self.name)
+        if self.deduplicate and _path and self.caller is not None and \
+                self.caller is _path[-1].caller and self.name == _path[-1].name:
+            return self
+        _path.append(self)
+        self._pop_on_exit = True
+        return self
 
     def __exit__(self, *exc):
-        _path.pop()
+        if self._pop_on_exit:
+            _path.pop()
+            self._pop_on_exit = False
         return False
 
 
+def current_path():
+    """The path of the open name scopes, 'outer/inner' ('' when none is open)."""
+    parts = []
+    for entry in _path:
+        if entry.override_parent is not None:
+            parts = [p for p in entry.override_parent.split("/") if p]
+        parts.append(entry.name)
+    return "/".join(parts)
+
+
+def innermost_scope_name():
+    """The name of the innermost open name scope, or None."""
+    return _path[-1].name if _path else None
+
+
 def weight_path(layer_name, weight_name):
-    if _path and _path[-1] == layer_name:
-        return "/".join(_path + [weight_name])
+    """A layer's weight: under the open scopes when the layer's own scope is innermost
+    (build and call), else 'layer/weight' (a weight made in `__init__`)."""
+    if _path and _path[-1].name == layer_name:
+        return f"{current_path()}/{weight_name}"
     return f"{layer_name}/{weight_name}"

@@ -13,6 +13,8 @@ TensorShape([2, 1])
 >>> model.built, model.count_params()               # (3*4 + 4) + (4*1 + 1)
 (True, 21)
 """
+import contextlib
+
 from ...framework.tf_export import tf_export
 from .. import backend
 from . import call_context
@@ -20,6 +22,8 @@ from .base_layer import Layer
 from .input_layer import InputLayer
 from .keras_tensor import KerasTensor
 from .training import Model
+
+_NO_SCOPE = contextlib.nullcontext()
 
 
 @tf_export("keras.Sequential", "keras.models.Sequential")
@@ -96,7 +100,9 @@ class Sequential(Model):
             self._layers.insert(0, InputLayer(batch_shape=tuple(input_shape)))
         inputs = self._layers[0].output
         x = inputs
-        with call_context.name_scope(self.name):
+        # Keras opens the model's scope once (deduplicated by caller): 'sequential/lstm/...'
+        own = call_context.innermost_scope_name() == self.name
+        with call_context.name_scope(self.name, caller=self) if not own else _NO_SCOPE:
             for layer in self._layers[1:]:
                 x = layer(x)
         self.__dict__["_functional"] = Functional(inputs=inputs, outputs=x)

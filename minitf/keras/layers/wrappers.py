@@ -70,7 +70,7 @@ class Wrapper(Layer):
     def build(self, input_shape=None):
         if not self.layer.built:  # its weights' paths: 'wrapper/layer/kernel', as in Keras
             with contextlib.ExitStack() as scopes:
-                if call_context._path[-1:] != [self.name]:
+                if call_context.innermost_scope_name() != self.name:
                     scopes.enter_context(call_context.name_scope(self.name))
                 with call_context.name_scope(self.layer.name):
                     self.layer.build(input_shape)

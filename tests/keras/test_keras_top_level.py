@@ -1,0 +1,194 @@
+"""keras.version, keras.device, keras.name_scope, keras.StatelessScope, keras.SymbolicScope.
+
+One snippet runs under minitf and under real Keras 3.15 (one TF subprocess);
+its results must be equal. The other tests need no TF.
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import minitf as tf
+from minitf.keras.scopes import in_symbolic_scope
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from real_tf import require_tf, run_tf_json  # noqa: E402
+
+keras = tf.keras
+
+SNIPPET = r'''
+import json
+out = {}
+
+def error(f):
+    try:
+        f()
+    except Exception as e:
+        return [type(e).__name__, str(e)[:75]]  # minitf may add a teaching sentence
+    return None
+
+out["version"] = keras.version()
+out["device_errors"] = [error(lambda: keras.device(3).__enter__()),
+                        error(lambda: keras.device("foo").__enter__())]
+with keras.device("cpu:0"):
+    out["device"] = tf.constant(1.0).device
+with keras.name_scope("blk"):
+    v = keras.Variable(1.0, name="v")
+    d = keras.layers.Dense(2)
+    d(tf.ones([1, 3]))
+    with keras.name_scope("inner"):
+        w = keras.Variable(1.0, name="w")
+with keras.name_scope("a"):
+    with keras.name_scope("b", override_parent="c"):
+        q = keras.Variable(1.0, name="q")
+paths = [v.path, d.kernel.path, d.bias.path, w.path, q.path, v.name]
+o = object()
+with keras.name_scope("s", caller=o):
+    with keras.name_scope("s", caller=o):
+        paths.append(keras.Variable(1.0, name="z").path)
+    with keras.name_scope("s"):
+        paths.append(keras.Variable(1.0, name="z").path)
+    with keras.name_scope("s", caller=o, deduplicate=False):
+        paths.append(keras.Variable(1.0, name="z").path)
+paths.append(keras.Variable(1.0, name="z").path)
+seq = keras.Sequential([keras.layers.LSTM(2)])
+seq(tf.ones([1, 2, 3]))
+paths += [x.path for x in seq.weights]
+seq = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+paths += [x.path for x in seq.weights]
+out["paths"] = paths
+with keras.name_scope("ns") as s:
+    out["scope"] = [s.name, s.caller, s.deduplicate, s.override_parent]
+out["scope_errors"] = [error(lambda: keras.name_scope("a/b")),
+                       error(lambda: keras.name_scope(3))]
+
+v = keras.Variable(np.array([1.0, 2.0], "float32"), name="v")
+u = keras.Variable(3, name="u")
+with keras.StatelessScope([(v, [5.0, 6.0]), (u, 7)]) as scope:
+    read = (v * 2.0).numpy().tolist()
+    v.assign(v * 10.0)
+    after_assign = np.array(v).tolist()
+    u.assign_add(1)
+    u_read = int(u)
+out["stateless"] = [read, after_assign, scope.get_current_value(v).numpy().tolist(),
+                    int(scope.get_current_value(u)), u_read, v.numpy().tolist(), int(u),
+                    scope.get_current_value(keras.Variable(1.0)) is None, scope.losses,
+                    scope.collect_losses, scope.initialize_variables]
+plain = tf.Variable(1.0)
+
+def create_inside():
+    with keras.StatelessScope([(v, [1.0, 2.0])]):
+        keras.Variable(1.0)
+
+out["stateless_errors"] = [
+    error(lambda: keras.StatelessScope([(plain, 1.0)])),
+    error(lambda: keras.StatelessScope([(v, [1.0, 2.0, 3.0])])),
+    error(create_inside),
+]
+f32 = keras.Variable(1.0)
+out["stateless_cast"] = str(keras.StatelessScope([(f32, u)]).get_current_value(f32).dtype)
+
+f = keras.remat(lambda x: tf.sin(x) * x)
+x = tf.constant([0.5, 1.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = f(x)
+out["remat"] = [y.numpy().tolist(), tape.gradient(y, x).numpy().tolist()]
+with keras.RematScope(mode="larger_than", output_size_threshold=10, layer_names=["d"]) as r:
+    out["remat_scope"] = [r.mode, r.output_size_threshold, r.layer_names]
+out["remat_errors"] = [error(lambda: keras.RematScope(mode="some"))]
+'''
+
+
+def _run_here():
+    namespace = {"keras": keras, "tf": tf, "np": np}
+    exec(SNIPPET, namespace)
+    return namespace["out"]
+
+
+@pytest.fixture(scope="module")
+def keras_results():
+    require_tf()
+    return run_tf_json("import numpy as np, keras, tensorflow as tf\n" + SNIPPET
+                       + "print(json.dumps(out))\n")
+
+
+def test_same_results_as_keras(keras_results):
+    ours = _run_here()
+    for key, theirs in keras_results.items():
+        assert ours[key] == pytest.approx(theirs) if key == "remat" else ours[key] == theirs, key
+
+
+def test_version_and_device():
+    assert keras.version() == "3.15.1"
+    with keras.device("cpu:0"):
+        assert tf.constant(1.0).device.endswith("CPU:0")
+    with pytest.raises(ValueError, match="Expecting a string device name"):
+        keras.device(3)
+
+
+def test_name_scope_paths_and_dedup():
+    with keras.name_scope("blk"):
+        with keras.name_scope("inner"):
+            assert keras.Variable(1.0, name="w").path == "blk/inner/w"
+        layer = keras.layers.Dense(2)
+        layer(tf.ones([1, 3]))
+    assert layer.kernel.path == "blk/" + layer.name + "/kernel"
+    owner = object()
+    with keras.name_scope("s", caller=owner):
+        with keras.name_scope("s", caller=owner):
+            assert keras.Variable(1.0, name="z").path == "s/z"
+        with keras.name_scope("s", caller=object()):
+            assert keras.Variable(1.0, name="z").path == "s/s/z"
+    with keras.name_scope("a"), keras.name_scope("b", override_parent="c/d"):
+        assert keras.Variable(1.0, name="q").path == "c/d/b/q"
+    assert keras.Variable(1.0, name="q").path == "q"
+    with pytest.raises(ValueError, match="cannot contain character `/`"):
+        keras.name_scope("x/y")
+
+
+def test_name_scope_opens_a_tf_name_scope():
+    with keras.name_scope("outer"):
+        assert tf.Variable(1.0, name="t").name == "outer/t:0"
+    assert tf.Variable(1.0, name="t").name == "t:0"
+
+
+def test_stateless_scope_reads_and_collects():
+    v = keras.Variable([1.0, 2.0], name="v")
+    plain = tf.Variable(4.0)
+    with keras.StatelessScope([(v, [3.0, 4.0])]) as scope:
+        np.testing.assert_array_equal((v + 1.0).numpy(), [4.0, 5.0])
+        v.assign_sub([1.0, 1.0])
+        np.testing.assert_array_equal(v.numpy(), [2.0, 3.0])
+        plain.assign(5.0)  # a tf.Variable does not look at the scope
+    np.testing.assert_array_equal(scope.get_current_value(v).numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    assert float(plain) == 5.0
+    with pytest.raises(ValueError, match="shape of the target|Shape mismatch|incompatible"):
+        with keras.StatelessScope([(v, [3.0, 4.0])]):
+            v.assign([1.0, 2.0, 3.0])
+
+
+def test_stateless_scope_with_a_layer_and_gradients():
+    layer = keras.layers.Dense(1, kernel_initializer="ones", bias_initializer="zeros")
+    x = tf.constant([[1.0, 2.0]])
+    layer(x)
+    kernel = tf.constant([[2.0], [3.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(kernel)
+        with keras.StatelessScope([(layer.kernel, kernel)]):
+            y = layer(x)
+    assert float(y[0, 0]) == 8.0
+    np.testing.assert_array_equal(tape.gradient(y, kernel).numpy(), [[1.0], [2.0]])
+    assert float(layer(x)[0, 0]) == 3.0
+
+
+def test_symbolic_scope():
+    assert not in_symbolic_scope()
+    with keras.SymbolicScope() as outer:
+        assert in_symbolic_scope()
+        with keras.SymbolicScope():
+            assert in_symbolic_scope()
+        assert in_symbolic_scope() and outer.original_scope is None
+    assert not in_symbolic_scope()
