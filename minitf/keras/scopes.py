@@ -34,15 +34,16 @@ again instead of keeping its intermediate values:
 file format it writes): "3.15.1", the Keras that TensorFlow 2.21 installs.
 """
 import collections
+import math
 
 from ..framework.tf_export import tf_export
 from .engine import call_context
-from .saving.keras_file import KERAS_VERSION
 
 
 @tf_export("keras.version")
 def version():
     """The Keras version minitf follows: '3.15.1' (`tf.keras.__version__` too)."""
+    from .saving.keras_file import KERAS_VERSION
     return KERAS_VERSION
 
 
@@ -175,3 +176,32 @@ def get_current_remat_mode():
         return None
     scope = _REMAT[-1]
     return RematMode(scope.mode, scope.output_size_threshold, scope.layer_names)
+
+
+def rematerialized_call(layer, call, args, kwargs):
+    """`call`, or `call` under `keras.remat`, as the layer's RematMode says (Keras 3.15's
+    Layer/Operation.rematerialized_call): "full" always; "larger_than" when the output
+    spec has more than the threshold's elements; "list_of_layers" by name;
+    "activations": the layer's `activation` only, for the duration of the call."""
+    mode = layer._remat_mode
+    if mode.mode == "activations" and getattr(layer, "activation", None) is not None:
+        def activation_rematerialized(*a, **k):
+            original = layer.activation
+            layer.activation = remat(original)
+            try:
+                return call(*a, **k)
+            finally:
+                layer.activation = original
+        return activation_rematerialized
+    if mode.mode == "list_of_layers" and layer.name in mode.layer_names:
+        return remat(call)
+    if mode.mode == "full":
+        return remat(call)
+    if mode.mode == "larger_than":
+        from ..framework import nest
+        spec = layer.compute_output_spec(*args, **kwargs)
+        size = sum(math.prod(d or 1 for d in x.shape) for x in nest.flatten(spec)
+                   if hasattr(x, "shape"))
+        if size and size > mode.output_size_threshold:
+            return remat(call)
+    return call

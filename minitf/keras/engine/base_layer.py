@@ -42,7 +42,7 @@ from ...framework import context, nest
 from ...framework.tensor import Tensor
 from ...framework.tf_export import tf_export
 from ...module import Module, _on_assign
-from .. import backend, constraints, initializers, regularizers
+from .. import backend, constraints, initializers, regularizers, scopes
 from .. import variables as variables_module
 from ..utils.naming import to_snake_case
 from ..saving import budget
@@ -121,6 +121,7 @@ class Layer(Module):
         self._losses = []
         self._regularizers = []  # (variable, regularizer) pairs: penalties in `losses`
         self._build_shapes_dict = None
+        self._remat_mode = scopes.get_current_remat_mode()  # keras.RematScope at creation
 
     # --- tracking ------------------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -384,6 +385,8 @@ class Layer(Module):
         call = self.call
         if context.graph_stack:  # tracing a tf.function: convert the layer's Python code
             call = converted_callable(call)
+        if self._remat_mode is not None:
+            call = scopes.rematerialized_call(self, call, args, kwargs)
         with call_context.enter(self, training), call_context.name_scope(self.name), \
                 _autocast_for(self):
             outputs = call(*args, **kwargs)
@@ -396,6 +399,7 @@ class Layer(Module):
     # Keras 3: positional arguments are tensors (or arrays, which become tensors); other
     # values go by keyword. Functional models and the data layers accept raw data.
     _allow_non_tensor_positional_args = False
+    _remat_mode = None  # a layer whose __init__ skipped Layer.__init__
 
     def compute_mask(self, inputs, mask=None):
         """The mask of the outputs, for a layer that `supports_masking`: by default the
