@@ -10,12 +10,14 @@ array([[ 0.54030231,  0.84147098],
   linalg_impl.py as TF composes it of ops: A / 2^s has a small 1-norm, a Pade approximant
   r(A) = (V - U)^-1 (V + U) of degree 3..13 (7 for float32) gives its exponential, and s
   squarings undo the scaling. Being ops, its gradient is the chain rule through them.
-* sqrtm(A) = the principal square root R, R @ R = A. The forward is SciPy's (a Schur method,
-  as Eigen's); a real matrix with a negative real eigenvalue has no real square root: nan, as
-  in TF. Gradient, as TF: dA = R dR + dR R is a Sylvester equation, solved for the gradient
-  as one linear system with the Kronecker sum I (x) R^T + R (x) I.
-* logm(A) = the principal logarithm, expm(logm(A)) = A; TF takes only complex matrices and
-  defines no gradient for it.
+* sqrtm(A) = the principal square root R, R @ R = A: from the Schur form A = Z T Z^H (SciPy's
+  schur), R = Z sqrt(T) Z^H with the triangular root by Bjorck and Hammarling's recurrence, as
+  in Eigen; a real matrix with a negative real eigenvalue has no real square root: nan, as in
+  TF, and so do singular matrices where the recurrence meets 0/0. Gradient, as TF:
+  dA = R dR + dR R is a Sylvester equation, solved for the gradient as one linear system with
+  the Kronecker sum I (x) R^T + R (x) I.
+* logm(A) = the principal logarithm, expm(logm(A)) = A (SciPy's logm; nan for a singular A, as
+  TF); TF takes only complex matrices and defines no gradient for it.
 """
 import warnings
 
@@ -203,10 +205,27 @@ def _each_matrix(op_name, array, fn):
     return out
 
 
+def _triangular_sqrt(t):
+    """The square root R of an upper triangular T (Bjorck and Hammarling, as Eigen): R_jj =
+    sqrt(T_jj), then column by column, upwards, R_ij = (T_ij - R_i,i+1:j R_i+1:j,j) /
+    (R_ii + R_jj). Two zero eigenvalues make that 0/0: nan, as in TF."""
+    r = np.zeros_like(t)
+    for j in range(t.shape[0]):
+        r[j, j] = np.sqrt(t[j, j])
+        for i in range(j - 1, -1, -1):
+            r[i, j] = (t[i, j] - r[i, i + 1:j] @ r[i + 1:j, j]) / (r[i, i] + r[j, j])
+    return r
+
+
 def _sqrtm_one(matrix):
+    """A = Z T Z^H (Schur), so sqrt(A) = Z sqrt(T) Z^H."""
     linalg = scipy_module("linalg", "tf.linalg.sqrtm")
-    root = np.asarray(linalg.sqrtm(matrix))
-    if matrix.dtype.kind != "c" and np.iscomplexobj(root):
+    real_input = matrix.dtype.kind != "c"
+    t, z = linalg.schur(matrix, output="real" if real_input else "complex")
+    if real_input and np.any(np.diag(t, -1) != 0):  # 2x2 blocks: complex eigenvalue pairs
+        t, z = linalg.schur(matrix.astype(np.complex128), output="complex")
+    root = z @ _triangular_sqrt(t) @ z.conj().T
+    if real_input and np.iscomplexobj(root):
         scale = np.max(np.abs(root), initial=1.0)
         if np.max(np.abs(root.imag), initial=0.0) > 1e-12 * scale:
             return np.full(matrix.shape, np.nan)  # no real square root (a negative eigenvalue)
@@ -216,6 +235,9 @@ def _sqrtm_one(matrix):
 
 def _logm_one(matrix):
     linalg = scipy_module("linalg", "tf.linalg.logm")
+    t, _ = linalg.schur(matrix, output="complex")
+    if np.any(np.diag(t) == 0):
+        return np.full(matrix.shape, complex(np.nan, np.nan))  # singular: TF's nan (SciPy guesses)
     return linalg.logm(matrix)
 
 

@@ -118,6 +118,9 @@ with tf.GradientTape() as t:
     t.watch(x); y = tf.linalg.sqrtm(x)
 out["sqrtm"] = [y.numpy().tolist(), t.gradient(y, x).numpy().tolist()]
 c = tf.cast(tf.constant(batch * 0.5), tf.complex128)
+out["edges"] = [tf.linalg.sqrtm(tf.constant(m, tf.float64)).numpy().tolist() for m in {edges}]
+out["logm_singular"] = np.isnan(tf.linalg.logm(tf.constant([[0.0, 0.0], [0.0, 1.0]],
+                                                           tf.complex128)).numpy()).tolist()
 out["logm"] = [tf.math.real(tf.linalg.logm(c)).numpy().tolist(),
                tf.math.imag(tf.linalg.logm(c)).numpy().tolist()]
 print(json.dumps(out))
@@ -126,7 +129,12 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def real():
-    return run_tf_json(REAL_TF.format(a=A.tolist(), batch=BATCH.tolist(), spd=SPD.tolist()))
+    return run_tf_json(REAL_TF.format(a=A.tolist(), batch=BATCH.tolist(), spd=SPD.tolist(),
+                                      edges=EDGES))
+
+
+EDGES = [[[0.0, -1.0], [1.0, 0.0]], [[0.0, 1.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
+         [[0.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]]]  # rotation, singular, indefinite
 
 
 def test_same_as_real_tf(real):
@@ -148,6 +156,11 @@ def test_same_as_real_tf(real):
         y = tf.linalg.sqrtm(x)
     np.testing.assert_allclose(y.numpy(), real["sqrtm"][0], rtol=1e-11)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), real["sqrtm"][1], rtol=1e-9)
+    for matrix, want in zip(EDGES, real["edges"]):
+        got = tf.linalg.sqrtm(tf.constant(matrix, tf.float64)).numpy()
+        np.testing.assert_allclose(got, np.array(want, np.float64), atol=1e-14, err_msg=matrix)
+    singular = tf.linalg.logm(tf.constant([[0.0, 0.0], [0.0, 1.0]], tf.complex128)).numpy()
+    assert np.isnan(singular).tolist() == real["logm_singular"]
     log = tf.linalg.logm(tf.cast(tf.constant(BATCH * 0.5), tf.complex128)).numpy()
     np.testing.assert_allclose(log.real, real["logm"][0], atol=1e-12)
     np.testing.assert_allclose(log.imag, real["logm"][1], atol=1e-12)
