@@ -52,10 +52,12 @@ from .input_spec import assert_input_compatibility, shape_tuple
 
 
 def _check_positional_tensors(args):
-    """Keras 3's rule: every positional leaf is a tensor, an array, a variable or None."""
+    """Keras 3's rule: every positional leaf is a tensor (a SparseTensor or RaggedTensor
+    too, as tf.is_tensor says), an array, a variable or None."""
     for arg in nest.flatten(args):
         if arg is None or isinstance(arg, (Tensor, keras_tensor.KerasTensor, np.ndarray,
-                                           np.generic)) or getattr(arg, "_is_variable", False):
+                                           np.generic)) or getattr(arg, "_is_variable", False) \
+                or getattr(arg, "_is_composite_tensor", False):
             continue
         raise ValueError("Only input tensors may be passed as positional arguments. The "
                          f"following argument value should be passed as a keyword argument: "
