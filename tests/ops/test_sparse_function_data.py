@@ -183,7 +183,7 @@ def test_parse_example_through_dataset_map():
 
 
 # --- Keras: Input(sparse=True) ------------------------------------------------------------
-def test_a_functional_model_takes_a_sparse_input():
+def test_a_functional_model_takes_and_trains_on_sparse_inputs():
     x = tf.keras.Input((3,), sparse=True, name="x")
     assert repr(x) == \
         "<KerasTensor shape=(None, 3), dtype=float32, sparse=True, ragged=False, name=x>"
@@ -195,6 +195,11 @@ def test_a_functional_model_takes_a_sparse_input():
     kernel, bias = tape.gradient(y, model.trainable_variables)
     assert kernel.numpy().tolist() == [[2.0, 2.0], [8.0, 8.0], [0.0, 0.0]]
     assert bias.numpy().tolist() == [6.0, 6.0]
+    model.compile("sgd", "mse")
+    ds = tf.data.Dataset.from_tensor_slices((st, tf.ones([2, 2]))).batch(2)
+    losses = model.fit(ds, epochs=2, verbose=0).history["loss"]
+    assert losses[0] == pytest.approx(0.5) and losses[1] < losses[0]
+    assert model.predict(ds.map(lambda features, label: features), verbose=0).shape == (2, 2)
     with pytest.raises(ValueError, match="`ragged=True` is not supported"):
         tf.keras.Input((None,), ragged=True)
 
@@ -287,7 +292,14 @@ def case_keras_sparse_input(tf):
     st = tf.SparseTensor([[0, 1], [1, 0]], [2.0, 1.0], [2, 3])
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(model(st) ** 2)
-    return describe([repr(x), model(st), tape.gradient(y, model.trainable_variables)])
+    out = [repr(x), model(st), tape.gradient(y, model.trainable_variables)]
+    model.compile("sgd", "mse")
+    ds = tf.data.Dataset.from_tensor_slices((st, tf.ones([2, 2]))).batch(2)
+    history = model.fit(ds, epochs=2, verbose=0).history
+    out += [[round(v, 5) for v in history["loss"]],
+            model.predict(ds.map(lambda features, label: features), verbose=0),
+            round(model.evaluate(ds, verbose=0), 5)]
+    return describe(out)
 
 
 def case_reduce_retracing(tf):

@@ -46,8 +46,8 @@ def flatten_batch(data):
             return ("dict",) + tuple((k, walk(value[k])) for k in sorted(value, key=repr))
         if value is None:
             return None
-        if nest.is_nested(value):  # a namedtuple, an OrderedDict, ...: keep it whole
-            raise TypeError("unusual structure")
+        if nest.is_nested(value) or getattr(value, "_is_composite_tensor", False):
+            raise TypeError("unusual structure")  # a namedtuple, a SparseTensor: kept whole
         tensors.append(value if isinstance(value, Tensor) else _as_tensor(value))
         return _TENSOR
 

@@ -51,7 +51,8 @@ from .step_function import FlatStepFunction
 def _as_tensors(data):
     """Leaves of a batch as tensors (float NumPy data becomes float32, as Keras)."""
     def convert(value):
-        if value is None or isinstance(value, Tensor):
+        if value is None or isinstance(value, Tensor) or getattr(
+                value, "_is_composite_tensor", False):  # a SparseTensor batch stays one
             return value
         return convert_to_tensor(data_adapter._to_array(value))
     return nest.map_structure(convert, data)
