@@ -102,14 +102,19 @@ def bias_add(value, bias, data_format=None, name=None):
 # --- dropout -------------------------------------------------------------------------------
 def _noise_shape(x, noise_shape):
     """TF's rule: None means x's shape; a None entry of the same rank takes x's size."""
-    if noise_shape is None:
-        return x.shape.as_list()
+    from .shape_ops import dim_of, shape as shape_of
+
+    if noise_shape is None:  # a [None, 3] x inside tf.function: tf.shape(x), as TF
+        return x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
+    if isinstance(noise_shape, Tensor) and not hasattr(noise_shape, "numpy"):
+        return noise_shape  # a shape tensor only the running graph knows
     if hasattr(noise_shape, "numpy"):
         noise_shape = noise_shape.numpy().tolist()
     noise_shape = list(noise_shape)
     if len(noise_shape) == x.shape.rank:
-        return [d if n is None else int(n) for n, d in zip(noise_shape, x.shape.as_list())]
-    return [int(n) for n in noise_shape]
+        return [dim_of(x, i) if n is None else n if isinstance(n, Tensor) else int(n)
+                for i, n in enumerate(noise_shape)]
+    return [n if isinstance(n, Tensor) else int(n) for n in noise_shape]
 
 
 @tf_export("nn.dropout")

@@ -60,6 +60,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .dtype_rules import from_attr
+from .random_shape_input import apply_random, symbolic_shape
 from . import philox
 from .math_ops import add, multiply, subtract
 from .shape_rules import check_sizes, dims_text
@@ -176,7 +177,12 @@ def _kernel_generator(op_name, dtype, seed, seed2, kernel):
 
 # --- arguments --------------------------------------------------------------------------
 def shape_argument(op_name, shape):
-    """A `shape` argument (list, tuple, TensorShape, int tensor) as a tuple of ints."""
+    """A `shape` argument (list, tuple, TensorShape, int tensor) as a tuple of ints; or,
+    inside tf.function, an int vector tensor whose value only the running graph knows
+    (then use `apply_random`, see random_shape_input.py)."""
+    dynamic = symbolic_shape(op_name, shape)
+    if dynamic is not None:
+        return dynamic
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
     # As TF's shape_tensor: no int32 hint, so a size past 2**31 makes an int64 vector
@@ -286,8 +292,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     dims = shape_argument("RandomUniform", shape)
     attrs = dict(shape=dims, dtype=dtype, **_seed_attrs(seed))
     if dtype.is_integer:
-        return apply(RandomUniformInt, [minval, maxval], attrs)
-    unit = apply(RandomUniform, [], attrs)
+        return apply_random(RandomUniformInt, [minval, maxval], attrs)
+    unit = apply_random(RandomUniform, [], attrs)
     return unit if trivial else scale_uniform(unit, minval, maxval)
 
 
@@ -318,7 +324,7 @@ def _normal_like(op, shape, mean, stddev, dtype, seed):
     stddev = convert_to_tensor(stddev, dtype=dtype)
     dtype = check_dtype(dtype, FLOAT_DTYPES)
     attrs = dict(shape=shape_argument(op.name, shape), dtype=dtype, **_seed_attrs(seed))
-    return scale_normal(apply(op, [], attrs), mean, stddev)
+    return scale_normal(apply_random(op, [], attrs), mean, stddev)
 
 
 @tf_export("random.normal")
@@ -519,11 +525,11 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     attrs = {"shape": shape_argument("StatelessRandomUniformV2", shape), "dtype": dtype}
     seed = stateless_seed(seed)
     if dtype.is_integer and minval is None:
-        return apply(StatelessRandomUniformFullIntV2, [seed], attrs)
+        return apply_random(StatelessRandomUniformFullIntV2, [seed], attrs)
     minval, maxval, trivial = uniform_bounds(minval, maxval, dtype)
     if dtype.is_integer:
-        return apply(StatelessRandomUniformIntV2, [seed, minval, maxval], attrs)
-    unit = apply(StatelessRandomUniformV2, [seed], attrs)
+        return apply_random(StatelessRandomUniformIntV2, [seed, minval, maxval], attrs)
+    unit = apply_random(StatelessRandomUniformV2, [seed], attrs)
     return unit if trivial else scale_uniform(unit, minval, maxval)
 
 
@@ -532,7 +538,7 @@ def _stateless_normal_like(op, shape, seed, mean, stddev, dtype):
     stddev = convert_to_tensor(stddev, dtype=dtype)
     dtype = check_dtype(dtype, FLOAT_DTYPES)
     attrs = {"shape": shape_argument(op.name, shape), "dtype": dtype}
-    return scale_normal(apply(op, [stateless_seed(seed)], attrs), mean, stddev)
+    return scale_normal(apply_random(op, [stateless_seed(seed)], attrs), mean, stddev)
 
 
 @tf_export("random.stateless_normal")
