@@ -2,7 +2,8 @@
 
 JPEG XL is the ISO successor of JPEG (lossless and lossy, alpha, up to 16-bit).
 TF 2.21 decodes it with a JPEG XL decoder of its own; minitf decodes it with
-the `pillow-jxl-plugin` package (a Pillow plugin in Rust), imported on first use: `pip install 'pillow-jxl-plugin>=1.3'` (or `minitf[image]`).
+the `pillow-jxl-plugin` package (a Pillow plugin in Rust), imported on first
+use: `pip install 'pillow-jxl-plugin>=1.3'` (or `minitf[image]`).
 
 The result is uint8 [height, width, channels] with the file's own channels
 (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA). `channels` may be 0 (the file's) or

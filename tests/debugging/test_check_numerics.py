@@ -1,6 +1,7 @@
-"""tf.debugging.enable_check_numerics / disable_check_numerics, eager and in tf.function.
+"""tf.debugging.enable_check_numerics / disable_check_numerics, eager and in tf.function,
+and tf.debugging's other switches (traceback filtering, log device placement).
 
-Messages are compared with real TF 2.21's in one subprocess (TF's text carries a
+Messages and switches are compared with real TF 2.21's in one subprocess (TF's text carries a
 "{{function_node ...}}" prefix and a " name: " suffix around the same body).
 """
 import threading
@@ -36,7 +37,7 @@ PASSING_CASES = {
 }
 
 TF_CODE = """
-import json, re, numpy as np, tensorflow as tf
+import json, re, threading, numpy as np, tensorflow as tf
 tf.debugging.enable_check_numerics()
 def message(fn):
     try:
@@ -63,6 +64,22 @@ out["grad"] = message(lambda: tape.gradient(y, x)) is not None
 tf.debugging.disable_check_numerics()
 tf.debugging.disable_check_numerics()
 out["after_disable"] = float(tf.math.log(tf.constant(0.0)).numpy())
+# tf.debugging's other switches, in the same TF process
+out["filtering"] = [tf.debugging.is_traceback_filtering_enabled()]
+tf.debugging.disable_traceback_filtering()
+out["filtering"].append(tf.debugging.is_traceback_filtering_enabled())
+seen = []
+t = threading.Thread(target=lambda: seen.append(tf.debugging.is_traceback_filtering_enabled()))
+t.start(); t.join()
+out["filtering"].append(seen[0])
+out["filtering"].append(tf.debugging.enable_traceback_filtering())
+out["filtering"].append(tf.debugging.is_traceback_filtering_enabled())
+placement = [tf.debugging.get_log_device_placement()]
+tf.debugging.set_log_device_placement(1)
+placement.append(tf.debugging.get_log_device_placement())
+tf.debugging.set_log_device_placement(False)
+placement.append(tf.debugging.get_log_device_placement())
+out["placement"] = placement
 print(json.dumps(out))
 """
 
@@ -182,3 +199,33 @@ def test_stack_height_limit():
     stack = text[text.index("  Stack trace"):text.index(" : Tensor had")].strip("\n").splitlines()
     assert stack[1].startswith("    + ... (Omitted ") and len(stack) == 2 + 2 * 2
     assert all(len(line.split(" (L")[0]) <= len("    + ...") + 10 for line in stack[2::2])
+
+
+def test_traceback_filtering_switch_matches_real_tf(real_tf):
+    got = [tf.debugging.is_traceback_filtering_enabled()]
+    tf.debugging.disable_traceback_filtering()
+    try:
+        got.append(tf.debugging.is_traceback_filtering_enabled())
+        seen = []
+        t = threading.Thread(
+            target=lambda: seen.append(tf.debugging.is_traceback_filtering_enabled()))
+        t.start()
+        t.join()
+        got.append(seen[0])
+    finally:
+        got.append(tf.debugging.enable_traceback_filtering())
+    got.append(tf.debugging.is_traceback_filtering_enabled())
+    assert got == real_tf["filtering"] == [True, False, True, None, True]
+
+
+def test_get_log_device_placement_matches_real_tf(real_tf, capsys):
+    got = [tf.debugging.get_log_device_placement()]
+    tf.debugging.set_log_device_placement(1)
+    try:
+        got.append(tf.debugging.get_log_device_placement())
+        _ = tf.constant(1.0) * 2.0
+    finally:
+        tf.debugging.set_log_device_placement(False)
+    got.append(tf.debugging.get_log_device_placement())
+    assert got == real_tf["placement"] == [False, True, False]
+    assert "Mul: (Mul): /job:localhost/replica:0/task:0/device:CPU:0" in capsys.readouterr().out

@@ -2,7 +2,7 @@
 
 The shown tracebacks are checked where they are shown: a script's uncaught error
 (sys.excepthook, in a subprocess) and an IPython cell (the hook IPython gives).
-The three functions are compared with real TF's in test_debugging_settings.py.
+The three functions are compared with real TF's in test_check_numerics.py.
 """
 import os
 import subprocess
