@@ -135,3 +135,13 @@ def test_tf1_spellings_of_tf2_functions():
         assert scope == "blk/"
     with pytest.raises(ValueError, match="At least one of name"):
         v1.name_scope(None)
+
+
+def test_submodules_share_tf2s_objects_where_tf_does():
+    assert v1.nn.relu is tf.nn.relu and v1.math.squared_difference is tf.math.squared_difference
+    assert v1.linalg.inv is tf.linalg.inv and v1.random.normal is tf.random.normal
+    assert v1.errors.InvalidArgumentError is tf.errors.InvalidArgumentError
+    assert v1.dtypes.float32 is tf.float32 and "relu" in dir(v1.nn)
+    assert v1.random.set_random_seed is v1.set_random_seed
+    with pytest.raises(AttributeError, match="minitf.compat.v1.nn' has no attribute 'softmax'"):
+        v1.nn.softmax  # noqa: B018 - TF1's softmax(dim=...) is not TF2's: not shared in TF

@@ -30,7 +30,7 @@ from ...framework.tf_export import tf_export
 from . import graph_mode, session, train, variable_scopes  # noqa: F401 - register the names
 from .graph_mode import get_default_graph  # noqa: F401
 from .dimension import Dimension, dimension_at_index  # noqa: F401
-from .renamed import SHARED_WITH_TF  # noqa: F401 - registers the TF1 spellings too
+from .renamed import SHARED_WITH_TF, missing  # registers the TF1 spellings too
 
 del tensor_shape, tf_export
 
@@ -39,13 +39,7 @@ def __getattr__(name):
     """A name TF 2.21's tf.compat.v1 shares with tf is tf's; anything else is missing."""
     if name in SHARED_WITH_TF:
         return getattr(sys.modules["minitf"], name)
-    raise AttributeError(
-        f"module 'minitf.compat.v1' has no attribute {name!r}. minitf's tf.compat.v1 holds "
-        "only the teaching subset for running TF1 programs (Graph, placeholder, Session, "
-        "get_variable/variable_scope, collections, initializers, train optimizers, "
-        "disable_eager_execution, and the names TF 2.21's compat.v1 shares with tf): see "
-        "dir(tf.compat.v1) and minitf/compat/v1/. For anything else write the TF2 spelling "
-        "(tf.*), which TF's own migration guide recommends.")
+    raise missing(__name__, name)
 
 
 def __dir__():

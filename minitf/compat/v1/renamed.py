@@ -17,6 +17,7 @@ and getattr(tf.compat.v1, n) is getattr(tf, n, None) and not inspect.ismodule(..
 keeping the names minitf has.
 """
 import sys
+import types
 
 from ...framework.tf_export import tf_export
 
@@ -46,8 +47,80 @@ unravel_index unstack vectorized_map zeros
 """.split())
 
 
+# tf.compat.v1.<module>.<name> that IS tf.<module>.<name> in TF 2.21 (made the same way).
+SHARED_SUBMODULES = {
+    "nn": """all_candidate_sampler approx_max_k approx_min_k atrous_conv2d atrous_conv2d_transpose
+        avg_pool1d avg_pool3d batch_normalization bias_add collapse_repeated
+        compute_accidental_hits compute_average_loss conv1d_transpose conv_transpose
+        ctc_greedy_decoder ctc_unique_labels depthwise_conv2d_backprop_filter
+        depthwise_conv2d_backprop_input elu fixed_unigram_candidate_sampler l2_loss l2_normalize
+        learned_unigram_candidate_sampler local_response_normalization log_poisson_loss lrn
+        max_pool1d max_pool2d max_pool3d normalize_moments relu scale_regularization_loss selu
+        softsign top_k with_space_to_batch zero_fraction""",
+    "math": """accumulate_n add_n approx_max_k approx_min_k atan2 betainc cumprod cumsum
+        cumulative_logsumexp equal floordiv greater greater_equal igamma igammac
+        invert_permutation is_finite is_inf is_nan is_non_decreasing is_strictly_increasing
+        l2_normalize lbeta less less_equal logical_and logical_not logical_or logical_xor
+        nextafter not_equal polygamma polyval pow segment_max segment_mean segment_min
+        segment_prod segment_sum sobol_sample softsign squared_difference subtract top_k truediv
+        unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+        unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlog1py xlogy zero_fraction zeta""",
+    "linalg": """adjoint band_part cholesky cholesky_solve cross det eigh eigh_tridiagonal eigvalsh
+        einsum expm eye global_norm inv l2_normalize logdet logm lstsq lu lu_matrix_inverse
+        lu_reconstruct lu_solve matrix_rank matvec normalize pinv qr set_diag slogdet solve sqrtm
+        svd tensor_diag tensordot triangular_solve tridiagonal_matmul tridiagonal_solve""",
+    "random": """Algorithm Generator all_candidate_sampler categorical create_rng_state
+        fixed_unigram_candidate_sampler fold_in gamma get_global_generator
+        learned_unigram_candidate_sampler log_uniform_candidate_sampler normal
+        set_global_generator shuffle split stateless_binomial stateless_categorical
+        stateless_gamma stateless_normal stateless_parameterized_truncated_normal
+        stateless_poisson stateless_truncated_normal stateless_uniform truncated_normal uniform
+        uniform_candidate_sampler""",
+    "errors": """ABORTED ALREADY_EXISTS AbortedError AlreadyExistsError CANCELLED CancelledError
+        DATA_LOSS DEADLINE_EXCEEDED DataLossError DeadlineExceededError FAILED_PRECONDITION
+        FailedPreconditionError INTERNAL INVALID_ARGUMENT InternalError InvalidArgumentError
+        NOT_FOUND NotFoundError OK OUT_OF_RANGE OpError OutOfRangeError PERMISSION_DENIED
+        PermissionDeniedError RESOURCE_EXHAUSTED ResourceExhaustedError UNAUTHENTICATED
+        UNAVAILABLE UNIMPLEMENTED UNKNOWN UnauthenticatedError UnavailableError
+        UnimplementedError UnknownError""",
+    "dtypes": """DType as_dtype bool cast complex complex128 complex64 double float16 float32
+        float64 half int16 int32 int64 int8 saturate_cast string uint16 uint32 uint64 uint8""",
+}
+
+
 def _tf():
     return sys.modules["minitf"]
+
+
+def missing(module, name):
+    """The AttributeError of a tf.compat.v1 name minitf does not hold."""
+    return AttributeError(
+        f"module {module!r} has no attribute {name!r}. minitf's tf.compat.v1 holds only the "
+        "teaching subset for running TF1 programs (Graph, placeholder, Session, "
+        "get_variable/variable_scope, collections, initializers, train optimizers, "
+        "disable_eager_execution, and the names TF 2.21's compat.v1 shares with tf): see "
+        "dir(tf.compat.v1) and minitf/compat/v1/. For anything else write the TF2 spelling "
+        "(tf.*), which TF's own migration guide recommends.")
+
+
+def _shared_module(name, names):
+    """`tf.compat.v1.<name>`: the names TF 2.21's module shares with `tf.<name>`, from minitf's."""
+    full = f"{__name__.rpartition('.')[0]}.{name}"
+    module = types.ModuleType(full, f"TF1's tf.{name}: the names it shares with TF2's tf.{name}.")
+
+    def __getattr__(attr):  # noqa: N807 - PEP 562
+        if attr in names:
+            return getattr(getattr(_tf(), name), attr)
+        raise missing(full, attr)
+
+    module.__getattr__ = __getattr__
+    module.__dir__ = lambda: sorted(set(vars(module)) | names)
+    sys.modules[full] = module
+    setattr(sys.modules[full.rpartition(".")[0]], name, module)
+
+
+for _module, _names in SHARED_SUBMODULES.items():
+    _shared_module(_module, frozenset(_names.split()))
 
 
 def _keep(keepdims, keep_dims):
