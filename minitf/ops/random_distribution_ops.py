@@ -42,7 +42,8 @@ from .math_ops import divide, maximum
 from .random_ops import (_kernel_generator, _seed_attrs, check_dtype, check_logits,
                          gumbel_max_samples, numpy_generator, shape_argument, stateless_seed)
 from .reduction_ops import reduce_sum
-from .shape_ops import shape as shape_of
+from .random_shape_input import apply_random
+from .shape_ops import constant_value_as_shape, shape as shape_of
 from .shape_rules import broadcast, dims_text
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -180,7 +181,7 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
     """
     alpha, beta, dtype = _alpha_beta(alpha, beta, dtype)
     attrs = {"shape": shape_argument("RandomGamma", shape), **_seed_attrs(seed)}
-    draws = apply(RandomGamma, [alpha], attrs)
+    draws = apply_random(RandomGamma, [alpha], attrs)
     return maximum(np.finfo(dtype.as_numpy_dtype).tiny, divide(draws, beta))
 
 
@@ -227,12 +228,17 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     lam = convert_to_tensor(lam, dtype_hint=dtypes.float32)
     attrs = {"shape": shape_argument("RandomPoissonV2", shape), "dtype": dtype,
              **_seed_attrs(seed)}
-    return apply(RandomPoissonV2, [lam], attrs)
+    return apply_random(RandomPoissonV2, [lam], attrs)
 
 
 # --- stateless versions: `shape` must end with the parameters' broadcast shape -----------------
 def _check_trailing(op_name, shape, param_shape, what):
     """The stateless samplers' rule: the parameters broadcast to the *end* of `shape`."""
+    if type(shape) is not tuple:  # a shape tensor inside tf.function: what is known of it
+        shape = constant_value_as_shape(shape)
+        if shape.rank is None:
+            return
+        shape = shape.as_list()
     param = tuple(param_shape)
     ok = len(param) <= len(shape)
     if ok:
@@ -281,7 +287,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     alpha, beta, dtype = _alpha_beta(alpha, beta, dtype)
     dims = shape_argument("StatelessRandomGammaV3", shape)
     _check_trailing("StatelessRandomGammaV3", dims, alpha.shape.as_list(), "alpha")
-    draws = apply(StatelessRandomGammaV3, [stateless_seed(seed), alpha], {"shape": dims})
+    draws = apply_random(StatelessRandomGammaV3, [stateless_seed(seed), alpha], {"shape": dims})
     return maximum(np.finfo(dtype.as_numpy_dtype).tiny, divide(draws, beta))
 
 
@@ -306,7 +312,7 @@ def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     lam = convert_to_tensor(lam, dtype_hint=dtypes.float32)
     dims = shape_argument("StatelessRandomPoisson", shape)
     _check_trailing("StatelessRandomPoisson", dims, lam.shape.as_list(), "lam")
-    return apply(StatelessRandomPoisson, [stateless_seed(seed), lam],
+    return apply_random(StatelessRandomPoisson, [stateless_seed(seed), lam],
                  {"shape": dims, "dtype": dtype})
 
 
@@ -339,7 +345,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
     dims = shape_argument("StatelessRandomBinomial", shape)
     for what, t in (("counts", counts), ("probs", probs)):
         _check_trailing("StatelessRandomBinomial", dims, t.shape.as_list(), what)
-    return apply(StatelessRandomBinomial, [stateless_seed(seed), counts, probs],
+    return apply_random(StatelessRandomBinomial, [stateless_seed(seed), counts, probs],
                  {"shape": dims, "dtype": dtype})
 
 

@@ -38,6 +38,7 @@ from .math_ops import divide, log, subtract
 from .clip_ops import clip_by_value
 from .random_distribution_ops import _check_trailing, _stateless_rng
 from .random_ops import shape_argument, stateless_seed
+from .random_shape_input import apply_random
 from .special_ops import _erfinv
 from .unary_ops import erfc, exp, log1p
 from .unbroadcast import unbroadcast
@@ -128,5 +129,5 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     dims = shape_argument("StatelessParameterizedTruncatedNormal", shape)
     both = np.broadcast_shapes(*(tuple(p.shape.as_list()) for p in params))
     _check_trailing("StatelessParameterizedTruncatedNormal", dims, both, "parameter")
-    return apply(StatelessParameterizedTruncatedNormal, [stateless_seed(seed)] + params,
+    return apply_random(StatelessParameterizedTruncatedNormal, [stateless_seed(seed)] + params,
                  {"shape": dims})

@@ -36,6 +36,7 @@ from . import philox
 from .array_ops import stack
 from .creation_ops import zeros_like
 from .dtype_rules import from_attr
+from .random_shape_input import apply_random
 from .random_ops import (_FULL_INT_DTYPES, FLOAT_DTYPES, check_dtype, check_int_range,
                          output_shape, scale_normal, scale_uniform, shape_argument,
                          uniform_bounds)
@@ -98,6 +99,10 @@ def _skip_forward(state, delta):
 
 RngSkip = Op("RngSkip", _skip_forward, typed=(), shape=lambda state, delta: state,
              dtype=dtypes.int64)  # pure here: the Variable's assign makes the effect
+RngSkipByShape = Op(
+    "RngSkip", lambda state, shape: _skip_forward(state, int(np.prod(shape, dtype=np.int64))
+                                                  * philox.RESERVED_BLOCKS_PER_OUTPUT),
+    typed=(), shape=lambda state, shape: state, dtype=dtypes.int64)
 StatefulUniform = Op(
     "StatefulUniform", lambda s, shape, dtype: philox.uniform_float(
         *_stream(s), shape, dtype.as_numpy_dtype),
@@ -214,10 +219,13 @@ class Generator:
         """Run `op` on the current state, then move the counter past what it used."""
         dims = shape_argument(op.name, shape)
         state = self._state_var.read_value()
-        out = apply(op, [state, *inputs], {"shape": dims, "dtype": dtype})
-        count = int(np.prod(dims, dtype=np.int64))
-        self._state_var.assign(apply(RngSkip, [state], {
-            "delta": count * philox.RESERVED_BLOCKS_PER_OUTPUT}))
+        out = apply_random(op, [state, *inputs], {"shape": dims, "dtype": dtype})
+        if type(dims) is tuple:
+            count = int(np.prod(dims, dtype=np.int64))
+            self._state_var.assign(apply(RngSkip, [state], {
+                "delta": count * philox.RESERVED_BLOCKS_PER_OUTPUT}))
+        else:  # a shape only the running graph knows: the skip takes it as an input
+            self._state_var.assign(apply(RngSkipByShape, [state, dims]))
         return out
 
     # --- drawing ------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ...framework.tf_export import tf_export
 from ...ops import random_distribution_ops as distributions
 from ...ops import random_ops
 from ...ops.array_ops import broadcast_to
-from ...ops.shape_ops import shape as shape_of
+from ...ops.shape_ops import dim_of, shape as shape_of
 from ...ops.gather_ops import gather
 from ...ops.math_ops import cast, where
 from ...ops.sort_ops import argsort
@@ -122,10 +122,9 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     if rate == 0.0:
         return inputs
     seed = tf_seed(seed)
-    dims = inputs.shape.as_list()
-    if noise_shape is None:
-        noise_shape = dims
-    noise_shape = [dims[i] if d is None else d for i, d in enumerate(noise_shape)]
+    if noise_shape is None:  # inside tf.function a None size is read when the graph runs
+        noise_shape = [None] * inputs.shape.rank
+    noise_shape = [dim_of(inputs, i) if d is None else d for i, d in enumerate(noise_shape)]
     keep = random_ops.stateless_uniform(noise_shape, seed, dtype=inputs.dtype) >= rate
     scale = 1.0 / (1.0 - rate)
     return where(broadcast_to(keep, shape_of(inputs)), inputs * scale, inputs * 0)
