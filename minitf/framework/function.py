@@ -527,7 +527,11 @@ def _placeholders(graph, arguments, function):
 
     def make(name, value):
         flat = nest.flatten(value)
-        parts = composite_tensor.expand(flat)  # a RaggedTensor: flat_values, row_splits
+        # a RaggedTensor: flat_values, row_splits - shaped by its spec (the trace's key), so
+        # a trace for [3, None] holds any number of values, as TF's does
+        parts = composite_tensor.expand([composite_tensor.spec_of(leaf) if
+                                         composite_tensor.is_composite(leaf) else leaf
+                                         for leaf in flat])
         names = [name] if len(parts) == 1 else [f"{name}_{i}" for i in range(len(parts))]
         inputs = [
             graph.placeholder(leaf.shape, leaf.dtype,

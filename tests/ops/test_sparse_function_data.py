@@ -45,6 +45,7 @@ def test_signatures_and_outputs_print_with_tf_s_spec_reprs():
     assert isinstance(out, tf.SparseTensor)
     assert str(out).startswith("SparseTensor(indices=Tensor(")
     assert "shape=(2,), dtype=int64))" in str(out)
+    assert out.indices.shape.as_list() == [None, 2]  # the spec's, not the traced value's
     assert same.pretty_printed_concrete_signatures() == (
         "Input Parameters:\n  x (POSITIONAL_OR_KEYWORD): SparseTensorSpec(TensorShape([2, 3]), "
         "tf.float32)\nOutput Type:\n  SparseTensorSpec(TensorShape([2, 3]), tf.float32)\n"
@@ -217,7 +218,9 @@ def case_function(tf):
     cf = same.get_concrete_function(tf.SparseTensorSpec([None, 3], tf.float32))
     out += [same(tf.SparseTensor([[0, 1]], [5.0], [7, 3])), same.experimental_get_tracing_count(),
             repr(same.get_concrete_function(st).structured_input_signature), str(cf),
-            type(cf.structured_outputs).__name__, same.pretty_printed_concrete_signatures()]
+            type(cf.structured_outputs).__name__, same.pretty_printed_concrete_signatures(),
+            [t.shape.as_list() for t in tf.nest.flatten(
+                same.get_concrete_function(st).structured_outputs, expand_composites=True)]]
 
     @tf.function(input_signature=[tf.SparseTensorSpec([None, 3], tf.float32)])
     def ops(x):

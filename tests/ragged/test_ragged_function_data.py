@@ -48,6 +48,7 @@ def test_signatures_and_outputs_print_with_tf_s_spec_reprs():
     assert isinstance(out, R)
     assert str(out).startswith("tf.RaggedTensor(values=Tensor(") and \
         'shape=(4,), dtype=int64))' in str(out)
+    assert out.flat_values.shape.as_list() == [None]  # the spec's, not the traced value's
     assert str(cf) == (
         "ConcreteFunction Input Parameters:\n"
         "  x (POSITIONAL_OR_KEYWORD): RaggedTensorSpec(TensorShape([3, None]), tf.int32, 1, "
@@ -249,6 +250,9 @@ def case_retracing(tf):
     out += [repr(double.get_concrete_function(tf.ragged.constant([[1]])).structured_input_signature),
             str(cf), double.pretty_printed_concrete_signatures()[:400],
             type(cf.structured_outputs).__name__]
+    traced = double.get_concrete_function(tf.ragged.constant([[1, 2], [3], []]))
+    out.append([t.shape.as_list() for t in tf.nest.flatten(traced.structured_outputs,
+                                                           expand_composites=True)])
     return describe(out)
 
 
