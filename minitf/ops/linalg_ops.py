@@ -21,6 +21,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 from .array_ops import expand_dims, reshape, squeeze, transpose
 from .math_ops import binary_args, conj
+from .shape_ops import dim_of, shape as shape_of
 from .shape_rules import broadcast, dims_text
 from .unbroadcast import unbroadcast
 
@@ -210,16 +211,30 @@ def _positive_axes(axes, rank):
 
 def _as_matrix(x, axes, contracted_first):
     """Transpose the free axes and the contracted axes into two groups, then flatten
-    each group: the tensor becomes a matrix (TF's `_tensordot_reshape`)."""
+    each group: the tensor becomes a matrix (TF's `_tensordot_reshape`). Inside
+    tf.function a size that is None is read when the graph runs (`_group_size`); the
+    free sizes come back as ints where known, else as scalar tensors."""
     dims = x.shape.as_list()
     free = [i for i in range(len(dims)) if i not in axes]
     perm = axes + free if contracted_first else free + axes
-    size_free = int(np.prod([dims[i] for i in free]))
-    size_axes = int(np.prod([dims[i] for i in axes]))
+    size_free, size_axes = _group_size(x, free), _group_size(x, axes)
+    free_dims = [dims[i] if dims[i] is not None else dim_of(x, i) for i in free]
     if perm != list(range(len(dims))):
         x = transpose(x, perm)
     matrix = reshape(x, [size_axes, size_free] if contracted_first else [size_free, size_axes])
-    return matrix, [dims[i] for i in free]
+    return matrix, free_dims
+
+
+def _group_size(x, group):
+    """How many elements one group of axes holds: an int, or (a size is None) the
+    product of tf.shape(x)'s entries, computed when the graph runs."""
+    sizes = [x.shape[i] for i in group]
+    if None not in sizes:
+        return int(np.prod(sizes, dtype=np.int64))
+    from .gather_ops import gather
+    from .reduction_ops import reduce_prod
+
+    return reduce_prod(gather(shape_of(x), convert_to_tensor(group, dtype=dtypes.int32)))
 
 
 @tf_export("linalg.tensordot", "tensordot")
@@ -239,7 +254,7 @@ def tensordot(a, b, axes, name=None):
     product = matmul(a_matrix, b_matrix)
     if product.shape.as_list() == a_free + b_free:
         return product
-    return reshape(product, a_free + b_free)
+    return reshape(product, a_free + b_free)  # (None, 4) when a's free size is None, as TF
 
 
 # --- cross ----------------------------------------------------------------------------------
