@@ -7,12 +7,12 @@
 >>> import minitf as tf
 >>> with tf.keras.name_scope("blk"):
 ...     v = tf.keras.Variable(1.0, name="v")
-...     dense = tf.keras.layers.Dense(2)
+...     dense = tf.keras.layers.Dense(2, name="proj")
 ...     dense.build((None, 3))
 ...     with tf.keras.name_scope("inner"):
 ...         w = tf.keras.Variable(1.0, name="w")
 >>> v.path, dense.kernel.path, w.path
-('blk/v', 'blk/dense/kernel', 'blk/inner/w')
+('blk/v', 'blk/proj/kernel', 'blk/inner/w')
 >>> with tf.keras.name_scope("a"):
 ...     with tf.keras.name_scope("b", override_parent="c"):   # an absolute parent
 ...         print(tf.keras.Variable(1.0, name="q").path)

@@ -98,6 +98,15 @@ out["remat"] = [y.numpy().tolist(), tape.gradient(y, x).numpy().tolist()]
 with keras.RematScope(mode="larger_than", output_size_threshold=10, layer_names=["d"]) as r:
     out["remat_scope"] = [r.mode, r.output_size_threshold, r.layer_names]
 out["remat_errors"] = [error(lambda: keras.RematScope(mode="some"))]
+modes = []
+for mode in ["full", "activations", "larger_than", "list_of_layers", None]:
+    with keras.RematScope(mode=mode, layer_names=["d1"]):
+        with keras.RematScope(mode="full") as inner:
+            pass
+        layer = keras.layers.Dense(2, activation="relu", name="d1")
+    modes.append(list(layer._remat_mode))
+modes.append(keras.layers.Dense(2)._remat_mode)
+out["remat_modes"] = modes
 '''
 
 
@@ -192,3 +201,86 @@ def test_symbolic_scope():
             assert in_symbolic_scope()
         assert in_symbolic_scope() and outer.original_scope is None
     assert not in_symbolic_scope()
+
+
+class Counting(keras.layers.Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.calls = 0
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+
+    def call(self, x):
+        self.calls += 1
+        return tf.sin(x * self.w) * x
+
+
+def _gradients(layer, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(layer(x))
+    return tape.gradient(y, [x, layer.w])
+
+
+@pytest.mark.parametrize("mode, names, recomputed", [
+    ("full", None, True), ("list_of_layers", ["c"], True), ("list_of_layers", ["other"], False),
+    ("larger_than", None, False), (None, None, False)])
+def test_remat_scope_recomputes_with_equal_gradients(mode, names, recomputed):
+    x = tf.constant([[0.5, 1.0, 2.0]])
+    plain = Counting(name="c")
+    with keras.RematScope(mode=mode, layer_names=names):
+        remat_layer = Counting(name="c")
+    expected = _gradients(plain, x)
+    got = _gradients(remat_layer, x)
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+    extra = 1 if mode == "larger_than" else 0  # the output spec is traced once
+    assert remat_layer.calls == plain.calls + extra + (1 if recomputed else 0)
+
+
+def test_remat_scope_larger_than_threshold():
+    x = tf.ones([4, 8])
+    with keras.RematScope(mode="larger_than", output_size_threshold=16):
+        big = Counting()
+    with keras.RematScope(mode="larger_than", output_size_threshold=32):
+        small = Counting()
+    big(x), small(x)
+    calls = big.calls, small.calls
+    _gradients(big, x), _gradients(small, x)
+    assert (big.calls - calls[0], small.calls - calls[1]) == (3, 2)  # spec, forward, (recompute)
+
+
+def test_remat_activations_wraps_only_the_activation():
+    seen = []
+
+    def activation(x):
+        seen.append(1)
+        return tf.nn.relu(x)
+
+    with keras.RematScope(mode="activations"):
+        dense = keras.layers.Dense(2, activation=activation, kernel_initializer="ones")
+    x = tf.constant([[1.0, -3.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(dense(x))
+    assert dense.activation is activation  # restored after the call
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [[0.0, 0.0]])
+    assert len(seen) == 2  # forward, then recomputed for the gradient
+
+
+def test_remat_function_and_errors():
+    counted = []
+
+    def f(x):
+        counted.append(1)
+        return x * x
+
+    g = keras.remat(f)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = g(x)
+    assert float(tape.gradient(y, x)) == 6.0 and len(counted) == 2
+    with pytest.raises(ValueError, match="Invalid mode 'x'"):
+        keras.RematScope(mode="x")

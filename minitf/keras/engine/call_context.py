@@ -145,8 +145,9 @@ def innermost_scope_name():
 
 
 def weight_path(layer_name, weight_name):
-    """A layer's weight: under the open scopes when the layer's own scope is innermost
-    (build and call), else 'layer/weight' (a weight made in `__init__`)."""
+    """A layer's weight: 'open/scopes/layer/weight'. The layer's own scope is added when
+    it is not the innermost already (`build` called by hand, a weight made in `__init__`)."""
+    parent = current_path()
     if _path and _path[-1].name == layer_name:
-        return f"{current_path()}/{weight_name}"
-    return f"{layer_name}/{weight_name}"
+        return f"{parent}/{weight_name}"
+    return f"{parent}/{layer_name}/{weight_name}" if parent else f"{layer_name}/{weight_name}"

@@ -120,7 +120,7 @@ class GroupedQueryAttention(Layer):
         if self.use_gate:
             builds.insert(2, (self._gate_dense, query_shape))
         with contextlib.ExitStack() as scopes:  # weight paths 'this_layer/query/kernel'
-            if call_context._path[-1:] != [self.name]:
+            if call_context.innermost_scope_name() != self.name:
                 scopes.enter_context(call_context.name_scope(self.name))
             for layer, shape in builds:
                 with call_context.name_scope(layer.name):
