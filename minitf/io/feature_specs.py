@@ -35,9 +35,7 @@ import collections
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..framework.graph import SymbolicTensor
 from ..framework.op import Op, apply
-from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tf_export import tf_export
 
