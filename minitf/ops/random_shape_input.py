@@ -18,11 +18,11 @@ TensorShape([None, 3])
 ...                    tf.random.stateless_uniform([2, 3], seed=[1, 2])))
 True
 """
-from ..framework import dtypes, errors
+from ..framework import dtypes
 from ..framework.graph import SymbolicTensor
-from ..framework.op import Op, apply, type_name
+from ..framework.op import Op, apply
 from .shape_ops import constant_value, constant_value_as_shape, pack_shape
-from .shape_rules import check_sizes, dims_text
+from .shape_rules import check_sizes
 
 
 def symbolic_shape(op_name, shape):
@@ -36,16 +36,16 @@ def symbolic_shape(op_name, shape):
         tensor = pack_shape(shape)
     else:
         return None
+    # While tracing, TF checks the node's input at graph construction: a TypeError and a
+    # ValueError (not the InvalidArgumentError an eager kernel raises).
     if tensor.dtype not in (dtypes.int32, dtypes.int64):
-        raise errors.op_error(
-            errors.InvalidArgumentError, op_name,
-            f"Value for attr 'T' of {type_name(tensor.dtype)} is not in the list of allowed "
-            "values: int32, int64", "A shape lists whole numbers of elements, e.g. [2, 3].")
+        raise TypeError(f"Value passed to parameter 'shape' has DataType {tensor.dtype.name} "
+                        "not in list of allowed values: int32, int64. A shape lists whole "
+                        "numbers of elements: tf.shape(x) is int32 already.")
     if tensor.shape.rank is not None and tensor.shape.rank != 1:
-        raise errors.op_error(
-            errors.InvalidArgumentError, op_name,
-            f"shape must be a vector of {{int32,int64}}, got shape {dims_text(tensor.shape)}",
-            "Pass the shape as a list, e.g. [3] rather than 3.")
+        raise ValueError(f"Shape must be rank 1 but is rank {tensor.shape.rank} for "
+                         f"'{{{{node {op_name}}}}}' (op: '{op_name}'): its shape input lists "
+                         "one size per axis, a vector such as tf.shape(x).")
     value = constant_value(tensor)
     if value is not None:
         return tuple(check_sizes(op_name, [int(d) for d in value.reshape(-1)]))
