@@ -12,12 +12,12 @@ True
 
 This package is imported on first use of `tf.compat` (see framework/api_namespace.py).
 """
-import sys
+import sys as _sys
 
 from ..framework import compat as _text_helpers  # noqa: F401 - registers tf.compat.as_bytes, ...
-from ..framework.tf_export import tf_export
+from ..framework.tf_export import tf_export as _tf_export
 from . import v1  # noqa: F401 - tf.compat.v1
 
 # TF's tf.compat.v2 is a module holding the TF2 API (tf.compat.v2.constant is tf.constant):
 # minitf's TF2 API is the `minitf` module itself.
-tf_export("compat.v2")(sys.modules[__name__.rpartition(".")[0]])
+_tf_export("compat.v2")(_sys.modules[__name__.rpartition(".")[0]])

@@ -23,24 +23,24 @@ graph mode (graph_mode.py: `Graph`, `placeholder`, `disable_eager_execution`, ..
 TF 2.21's tf.compat.v1 shares with tf itself (`matmul`, `float32`, ...: the same objects
 in TF, so here too). Any other name raises an AttributeError that says so.
 """
-import sys
+import sys as _sys
 
-from ...framework import tensor_shape
-from ...framework.tf_export import tf_export
 from . import graph_mode, session, train, variable_scopes  # noqa: F401 - register the names
-from .graph_mode import get_default_graph  # noqa: F401
 from .dimension import Dimension, dimension_at_index  # noqa: F401
-from .renamed import SHARED_WITH_TF, missing  # registers the TF1 spellings too
+from .graph_mode import get_default_graph  # noqa: F401
+from .renamed import SHARED_WITH_TF as _SHARED, missing as _missing  # the TF1 spellings too
 
-del tensor_shape, tf_export
+# TF has no tf.compat.v1.session, ... : the files' names stay out of the namespace
+# (`from minitf.compat.v1.session import Session` still works).
+del graph_mode, session, variable_scopes, dimension, renamed  # noqa: F821 - bound by imports
 
 
 def __getattr__(name):
     """A name TF 2.21's tf.compat.v1 shares with tf is tf's; anything else is missing."""
-    if name in SHARED_WITH_TF:
-        return getattr(sys.modules["minitf"], name)
-    raise missing(__name__, name)
+    if name in _SHARED:
+        return getattr(_sys.modules["minitf"], name)
+    raise _missing(__name__, name)
 
 
 def __dir__():
-    return sorted(set(globals()) | SHARED_WITH_TF)
+    return sorted({n for n in globals() if not n.startswith("_")} | _SHARED)
