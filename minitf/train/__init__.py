@@ -14,6 +14,7 @@ from .checkpoint import Checkpoint  # noqa: F401
 from .checkpoint_management import CheckpointManager  # noqa: F401
 from .checkpoint_state import latest_checkpoint  # noqa: F401
 from .checkpoint_utils import list_variables, load_checkpoint, load_variable  # noqa: F401
+from .moving_averages import ExponentialMovingAverage  # noqa: F401
 
 
 from . import example as _example  # noqa: E402 - protobuf itself loads on first use
