@@ -102,11 +102,12 @@ def bias_add(value, bias, data_format=None, name=None):
 # --- dropout -------------------------------------------------------------------------------
 def _noise_shape(x, noise_shape):
     """TF's rule: None means x's shape; a None entry of the same rank takes x's size."""
+    from ..framework.graph import SymbolicTensor
     from .shape_ops import dim_of, shape as shape_of
 
     if noise_shape is None:  # a [None, 3] x inside tf.function: tf.shape(x), as TF
         return x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
-    if isinstance(noise_shape, Tensor) and not hasattr(noise_shape, "numpy"):
+    if isinstance(noise_shape, SymbolicTensor):
         return noise_shape  # a shape tensor only the running graph knows
     if hasattr(noise_shape, "numpy"):
         noise_shape = noise_shape.numpy().tolist()

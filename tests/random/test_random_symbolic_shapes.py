@@ -43,6 +43,7 @@ def seeded(x):
         "s_truncated": rec("s_truncated", tf.random.stateless_truncated_normal(s, [5, 6])),
         "dropout": rec("dropout", tf.nn.dropout(x, 0.5, seed=6)),
         "s_dropout": rec("s_dropout", tf.nn.experimental.stateless_dropout(x, 0.5, [1, 2])),
+        "dropout_rows": rec("dropout_rows", tf.nn.dropout(x, 0.5, tf.stack([s[0], 1]), seed=7)),
         "g_normal": rec("g_normal", g.normal(s)),
         "g_uniform": rec("g_uniform", g.uniform(s)),
         "g_int": rec("g_int", g.uniform(s, 0, 5, tf.int32)),
@@ -118,7 +119,7 @@ def real():
 
 SEEDED = ["uniform", "uniform_pack", "uniform_bounds", "uniform_int", "normal", "truncated",
           "s_uniform", "s_int", "s_full_int", "s_normal", "s_truncated", "dropout",
-          "s_dropout", "g_normal", "g_uniform", "g_int"]
+          "s_dropout", "dropout_rows", "g_normal", "g_uniform", "g_int"]
 
 
 def close(a, b):
@@ -182,6 +183,17 @@ def test_keras_noise_layers_trace_once_with_a_none_batch():
         assert 0 < np.abs(noisy - x.numpy()).max() < 1
         rows = [r.tolist() in (o.tolist(), o[::-1].tolist()) for r, o in zip(flipped, x.numpy())]
         assert all(rows)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_spatial_dropout_drops_whole_channels_with_a_none_batch():
+    layer = tf.keras.layers.SpatialDropout1D(0.5, seed=4)
+    f = tf.function(lambda x: layer(x, training=True),
+                    input_signature=[tf.TensorSpec([None, 3, 4])])
+    for batch in (2, 5):
+        y = f(tf.ones([batch, 3, 4])).numpy()
+        assert y.shape == (batch, 3, 4) and set(np.unique(y)) <= {0.0, 2.0}
+        assert np.all(y == y[:, :1, :])  # one decision per (example, channel)
     assert f.experimental_get_tracing_count() == 1
 
 
