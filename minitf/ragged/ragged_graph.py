@@ -21,7 +21,9 @@ the graph runs. The parts of the API that need it are built here from graph ops:
 <tf.Tensor: shape=(), dtype=int32, numpy=12>
 
 The constructors check a traced partition when the graph runs
-(`RaggedCheckSplits`), raising TF's InvalidArgumentError, as TF's graph asserts do.
+(`RaggedCheckSplits`), and so does element-wise math on two RaggedTensors whose
+partitions are different tensors (`RaggedCheckSameSplits`), raising TF's
+InvalidArgumentError, as TF's graph asserts do.
 TensorFlow computes these with its own kernels (`RaggedTensorToTensor`,
 `segment_id_ops.row_splits_to_segment_ids`); the results are the same.
 """
@@ -60,6 +62,27 @@ def checked_splits(splits, nvals, constructor):
     """`splits`, checked against `nvals` (a scalar tensor, -1: unknown) when the graph runs."""
     return apply(RaggedCheckSplits, [splits, convert_to_tensor(nvals, dtype=dtypes.int64)],
                  {"constructor": constructor})
+
+
+# --- RaggedCheckSameSplits: two traced partitions must agree when the graph runs ----------
+def _check_same_splits(values, a, b):
+    if a.shape != b.shape or np.any(a != b):
+        raise errors.InvalidArgumentError(
+            None, "RaggedCheckSameSplits",
+            f"Condition x == y did not hold.\nrow_splits of x: {a.tolist()}\nrow_splits of "
+            f"y: {b.tolist()}\n(Ragged operands need the same rows: the row_splits of both "
+            "must agree.)")
+    return values
+
+
+RaggedCheckSameSplits = Op("RaggedCheckSameSplits", _check_same_splits, typed=(),
+                           shape=lambda v, a, b, **_: v, dtype=lambda v, a, b, **_: v)
+RaggedCheckSameSplits.def_grad(lambda op, dy: (dy, None, None))
+
+
+def checked_same_splits(values, a, b):
+    """`values`, passed on once the row_splits `a` and `b` are equal (checked at run time)."""
+    return apply(RaggedCheckSameSplits, [values, a, b])
 
 
 # --- RaggedPaddedIndex: where each entry of the padded dense form comes from --------------

@@ -48,22 +48,23 @@ def _splits_error(x_splits, y_splits):
 
 
 def _same_rows(x, y):
+    """y's flat_values, once x and y are known to share their rows (checked now, or - for
+    a traced partition - when the graph runs, as TF's assert ops do)."""
     if x.ragged_rank != y.ragged_rank:
         raise ValueError(f"Ragged operands of ragged_rank {x.ragged_rank} and {y.ragged_rank} "
                          "cannot be combined element-wise in minitf (TensorFlow can broadcast "
                          "some such pairs).")
+    values = y.flat_values
     for a, b in zip(x.nested_row_splits, y.nested_row_splits):
         if a is b:  # the same partition (as inside a traced function): nothing to check
             continue
         if isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor):
-            raise ValueError(
-                "minitf combines two RaggedTensors whose row partitions are traced only "
-                "when they share the same row_splits tensor (as `rt * rt` or "
-                "`rt.with_flat_values(...)` do); TensorFlow checks other pairs when the "
-                "graph runs.")
+            values = ragged_graph.checked_same_splits(values, a, b)
+            continue
         a, b = a.numpy(), b.numpy()
         if not np.array_equal(a, b):
             raise _splits_error(a, b)
+    return values
 
 
 def _outer_row_of_values(rt):
@@ -110,8 +111,7 @@ def _dense_as_flat(rt, dense):
 def elementwise(op, x, y, **kwargs):
     """op(x, y) where one or both are RaggedTensors; the result has their rows."""
     if is_ragged(x) and is_ragged(y):
-        _same_rows(x, y)
-        return x.with_flat_values(op(x.flat_values, y.flat_values, **kwargs))
+        return x.with_flat_values(op(x.flat_values, _same_rows(x, y), **kwargs))
     if is_ragged(x):
         y = convert_to_tensor(y, dtype_hint=x.dtype)
         return x.with_flat_values(op(x.flat_values, _dense_as_flat(x, y), **kwargs))

@@ -111,6 +111,22 @@ def test_a_ragged_result_built_from_traced_lengths():
         splits(tf.constant([5, 6]), tf.constant([1, 2], tf.int64))
 
 
+def test_two_traced_partitions_are_compared_when_the_graph_runs():
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    assert add(rt3(), tf.ragged.constant([[10, 20], [30], []])).to_list() == \
+        [[11, 22], [33], []]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x == y did not hold"):
+        add(rt3(), tf.ragged.constant([[10], [20, 30], []]))
+    v = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = tf.reduce_sum(add(R.from_row_lengths(v, [2, 1]), R.from_row_lengths(v * v, [2, 1])))
+    assert tape.gradient(y, v).numpy().tolist() == [3.0, 5.0, 7.0]
+
+
 def test_gradients_through_ragged_values_in_a_function():
     @tf.function
     def loss(x):
@@ -292,6 +308,14 @@ def case_traced_partitions(tf):
            tf.nest.pack_sequence_as(rt, [tf.constant([7, 8, 9]), tf.constant([0, 2, 3], tf.int64)],
                                     expand_composites=True),
            tf.nest.map_structure(lambda t: t * 2, [rt], expand_composites=True)]
+
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    out += [add(tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[10, 20], [30]])),
+            describe(attempt(lambda: add(tf.ragged.constant([[1, 2], [3]]),
+                                         tf.ragged.constant([[10], [20, 30]]))))[:2]]
     return describe(out)
 
 
