@@ -56,10 +56,11 @@ def update(directory, model_checkpoint_path, all_model_checkpoint_paths, timesta
     atomic_write_bytes(path, lambda f: f.write(text))
 
 
-def read(directory, latest_filename=None):
+def read(directory, latest_filename=None, strict=False):
     """The parsed `checkpoint` file ({field: value or [values]}), or None if absent/unreadable.
 
-    An unreadable file is warned about and ignored, as TF does.
+    An unreadable file is warned about and ignored, as TF does. `strict`: a file
+    without model_checkpoint_path raises TF's ValueError (get_checkpoint_state).
     """
     path = os.path.join(directory, latest_filename or "checkpoint")
     if not os.path.isfile(path):
@@ -87,6 +88,8 @@ def read(directory, latest_filename=None):
     except ValueError as e:  # UnicodeDecodeError is a ValueError
         warnings.warn(f"{path}: {e}; Checkpoint ignored")
         return None
+    if not state.get("model_checkpoint_path") and strict:
+        raise ValueError(f"Invalid checkpoint state loaded from {directory}")
     if not isinstance(state.get("model_checkpoint_path"), str):
         warnings.warn(f"{path}: no model_checkpoint_path; Checkpoint ignored")
         return None
