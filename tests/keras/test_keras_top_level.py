@@ -362,3 +362,17 @@ def test_function_runs_the_graph_with_gradients_and_in_tf_function():
         keras.Function(keras.Input((2,)), out)
     with pytest.raises(ValueError, match="must be KerasTensors"):
         keras.Function([a], [x])
+
+
+def test_symbolic_scope_is_open_while_output_specs_are_traced():
+    seen = []
+
+    class Probe(keras.layers.Layer):
+        def call(self, x):
+            seen.append(in_symbolic_scope())
+            return x
+
+    probe = Probe()
+    probe(keras.Input((2,)))
+    probe(tf.ones([1, 2]))
+    assert seen == [True, False]

@@ -509,7 +509,8 @@ def trace_output_spec(layer, args, kwargs):
         args = nest.map_structure(placeholder, tuple(args))
         kwargs = nest.map_structure(placeholder, dict(kwargs))
         training = call_context.resolve_training(layer.call, kwargs)
-        with call_context.enter(layer, training), _autocast_for(layer):
+        with call_context.enter(layer, training), _autocast_for(layer), \
+                scopes.SymbolicScope():  # as Keras's compute_output_spec
             outputs = converted_callable(layer.call)(*args, **kwargs)
 
     def describe(t):
