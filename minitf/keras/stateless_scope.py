@@ -88,3 +88,37 @@ def in_stateless_scope():
 
 def get_stateless_scope():
     return _SCOPE[0]
+
+
+def stateless_call(layer, trainable_variables, non_trainable_variables, *args,
+                   return_losses=False, **kwargs):
+    """`Layer.stateless_call`: `layer.call(*args, **kwargs)` with the given variable values;
+    returns `(outputs, non_trainable_variables)` - the new values of the non-trainable
+    variables (a BatchNormalization's moving statistics) - plus the losses if asked.
+    The layer's own variables are not changed."""
+    name = type(layer).__name__
+    if not layer.built:
+        raise ValueError(f"To call stateless_call, {name} must be built (i.e. its variables "
+                         "must have been already created). You can build it by calling it on "
+                         "some data.")
+    for what, given, own in (("trainable_variables", trainable_variables,
+                              layer.trainable_variables),
+                             ("non_trainable_variables", non_trainable_variables,
+                              layer.non_trainable_variables)):
+        if len(given) != len(own):
+            raise ValueError(f"Argument `{what}` must be a list of tensors corresponding 1:1 "
+                             f"to {name}().{what}. Received list with length {len(given)}, "
+                             f"but expected {len(own)} variables.")
+    mapping = list(zip(layer.trainable_variables, trainable_variables)) + \
+        list(zip(layer.non_trainable_variables, non_trainable_variables))
+    with StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
+        call = layer.call
+        if getattr(layer, "_remat_mode", None) is not None:
+            from .scopes import rematerialized_call
+            call = rematerialized_call(layer, call, args, kwargs)
+        outputs = call(*args, **kwargs)
+        losses = list(layer.losses) if return_losses else None
+    new_values = [scope.get_current_value(v) for v in layer.non_trainable_variables]
+    if return_losses:
+        return outputs, new_values, losses
+    return outputs, new_values

@@ -130,6 +130,24 @@ b = keras.Input((3,))
 fn2 = keras.Function([a, b], sq(a) + b if False else keras.layers.Add()([sq(a), b]))
 ops_info.append(fn2([tf.ones([1, 3]), tf.ones([1, 3]) * 2.0]).numpy().tolist())
 out["operation"] = ops_info
+
+bn = keras.layers.BatchNormalization(momentum=0.5)
+data = tf.constant([[1.0, 2.0], [3.0, 6.0]])
+bn(data)
+dense = keras.layers.Dense(2, kernel_regularizer="l2")
+dense(data)
+kernel = np.array([[1.0, 0.0], [0.5, 2.0]], "float32")
+outputs, new_nt, losses = dense.stateless_call([kernel, np.zeros(2, "float32")], [], data,
+                                               return_losses=True)
+bn_out, bn_nt = bn.stateless_call([np.ones(2, "float32") * 2, np.zeros(2, "float32")],
+                                  [np.ones(2, "float32"), np.ones(2, "float32")], data,
+                                  training=True)
+out["stateless_call"] = [outputs.numpy().tolist(), new_nt, [float(x) for x in losses],
+                         np.round(bn_out.numpy(), 4).tolist(),
+                         [x.numpy().tolist() for x in bn_nt],
+                         [x.numpy().tolist() for x in bn.non_trainable_variables],
+                         error(lambda: dense.stateless_call([kernel], [], data)),
+                         error(lambda: keras.layers.Dense(2).stateless_call([], [], data))]
 out["function_errors"] = [
     error(lambda: keras.Function([], [yout])), error(lambda: keras.Function([xin], [])),
     error(lambda: fn([tf.ones([1, 2]), tf.ones([1, 2])])),

@@ -337,6 +337,15 @@ class Layer(Module):
                                  f"{value.shape}.")
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
+    def stateless_call(self, trainable_variables, non_trainable_variables, *args,
+                       return_losses=False, **kwargs):
+        """`call` on the given variable values, in a `keras.StatelessScope`: returns
+        `(outputs, new non_trainable_variables)` and leaves the layer's own variables
+        alone (see minitf/keras/stateless_scope.py)."""
+        from ..stateless_scope import stateless_call
+        return stateless_call(self, trainable_variables, non_trainable_variables, *args,
+                              return_losses=return_losses, **kwargs)
+
     def count_params(self):
         """The number of scalars in all weights (what `summary()` prints)."""
         if not self.built:
