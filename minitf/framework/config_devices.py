@@ -137,12 +137,6 @@ def set_memory_growth(device, enable):
     raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
 
 
-@tf_export("config.get_soft_device_placement")
-def get_soft_device_placement():
-    """Always True in minitf: a device that does not exist falls back to CPU:0."""
-    return True
-
-
 def _threads(kind):
     def getter():
         return getattr(_device.runtime, f"{kind}_op_threads")
@@ -168,3 +162,6 @@ def _threads(kind):
 
 get_inter_op_parallelism_threads, set_inter_op_parallelism_threads = _threads("inter")
 get_intra_op_parallelism_threads, set_intra_op_parallelism_threads = _threads("intra")
+
+
+from . import config_experimental  # noqa: E402,F401 - registers the runtime switches

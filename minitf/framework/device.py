@@ -64,6 +64,7 @@ class _Runtime:
         self.inter_op_threads = 0
         self.intra_op_threads = 0
         self.log_placement = False
+        self.soft_placement = True  # tf.config.set_soft_device_placement
 
     def num_cpus(self):
         return len(self.logical_config.get(CPU, ())) or 1
@@ -171,6 +172,8 @@ class Placement:
 
     def place(self, op_name, outputs):
         """Record this device on an eager op's results; print it if logging is on."""
+        if not runtime.soft_placement and self.parts is not None:
+            _check_hard_placement(self.parts)
         if self.name != DEFAULT_DEVICE:
             if type(outputs) is tuple:
                 for t in outputs:
@@ -185,6 +188,22 @@ class Placement:
 
 
 _DEFAULT_PLACEMENT = Placement("", DEFAULT_DEVICE)
+
+
+def _check_hard_placement(parts):
+    """Without soft placement, a device that does not exist is an error (TF's text)."""
+    index = parts["device_index"]
+    if parts["device_type"] in (None, "CPU") and (index is None or 0 <= index < runtime.num_cpus()):
+        return
+    from .errors import InvalidArgumentError
+    full = dict(parts, job=parts["job"] or "localhost", replica=parts["replica"] or 0,
+                task=parts["task"] or 0)
+    cpus = ", ".join(f"/job:localhost/replica:0/task:0/device:CPU:{i}"
+                     for i in range(runtime.num_cpus()))
+    raise InvalidArgumentError(None, None, (
+        f"Could not satisfy device specification '{to_string(full)}'. "
+        f"enable_soft_placement=0. Supported device types [CPU]. All available devices "
+        f"[{cpus}]."))
 
 
 def place_new(tensor):
