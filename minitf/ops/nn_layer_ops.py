@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.graph import SymbolicTensor
 from ..framework.op import Op, apply
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -25,6 +26,7 @@ from . import random_ops
 from .array_ops import squeeze
 from .math_ops import binary_args, cast, squared_difference, where
 from .reduction_ops import reduce_mean, reduce_sum
+from .shape_ops import dim_of, shape as shape_of
 from .shape_rules import dims_text
 from .unary_ops import reciprocal, rsqrt, square
 
@@ -102,11 +104,9 @@ def bias_add(value, bias, data_format=None, name=None):
 # --- dropout -------------------------------------------------------------------------------
 def _noise_shape(x, noise_shape):
     """TF's rule: None means x's shape; a None entry of the same rank takes x's size."""
-    from ..framework.graph import SymbolicTensor
-    from .shape_ops import dim_of, shape as shape_of
-
     if noise_shape is None:  # a [None, 3] x inside tf.function: tf.shape(x), as TF
-        return x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
+        dims = x.shape.as_list()
+        return dims if None not in dims else shape_of(x)
     if isinstance(noise_shape, SymbolicTensor):
         return noise_shape  # a shape tensor only the running graph knows
     if hasattr(noise_shape, "numpy"):

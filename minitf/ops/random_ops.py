@@ -180,9 +180,10 @@ def shape_argument(op_name, shape):
     """A `shape` argument (list, tuple, TensorShape, int tensor) as a tuple of ints; or,
     inside tf.function, an int vector tensor whose value only the running graph knows
     (then use `apply_random`, see random_shape_input.py)."""
-    dynamic = symbolic_shape(op_name, shape)
-    if dynamic is not None:
-        return dynamic
+    if context.active and context.graph_stack:  # tracing: maybe a value not known yet
+        dynamic = symbolic_shape(op_name, shape)
+        if dynamic is not None:
+            return dynamic
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
     # As TF's shape_tensor: no int32 hint, so a size past 2**31 makes an int64 vector

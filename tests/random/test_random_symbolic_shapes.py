@@ -101,6 +101,7 @@ out.update(shapes=shapes, static=static, errors=errors(),
 
 
 def run_program(module):
+    module.random.set_seed(None)  # as a fresh TF process: no global seed (xdist shares one)
     scope = {"tf": module}
     exec(PROGRAM, scope)
     return scope["out"]
@@ -149,6 +150,7 @@ def test_graph_numbers_follow_the_run_time_shape_and_equal_eager(mine):
 
 
 def test_graph_kernel_draws_the_eager_kernels_numbers():
+    tf.random.set_seed(None)
     spec = [tf.TensorSpec([None, 3])]
     f = tf.function(lambda x: tf.random.uniform(tf.shape(x), seed=11), input_signature=spec)
     traced = f(tf.ones([2, 3])).numpy()
