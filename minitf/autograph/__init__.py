@@ -37,5 +37,6 @@ uses to convert a function before tracing it.
 from ..framework.function import Function as _Function
 from .api import convert as _convert
 from .api import to_code, to_graph  # noqa: F401
+from .ag_logging import set_verbosity, trace  # noqa: F401
 
 _Function.converter = staticmethod(_convert)
