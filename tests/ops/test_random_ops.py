@@ -341,7 +341,7 @@ def test_generator_state_is_a_non_trainable_int64_variable():
     assert g.state.numpy()[0] == before[0] + 4 * 256 and g.state.numpy()[2] == before[2]
     copy = tf.random.Generator(copy_from=g)
     assert same(copy.normal([2]), g.normal([2]))
-    assert g.algorithm == 1 and int(g.key) == 5
+    assert g.algorithm == 1 and int(g.key) == 0  # as TF: from_seed(5) is state [5, 0, 0]
 
 
 def test_generator_draws():
