@@ -14,6 +14,16 @@ S = tf.keras.preprocessing.sequence
 T = tf.keras.preprocessing.text
 
 
+@pytest.fixture(autouse=True)
+def _keep_python_random_state():
+    """skipgrams reseeds Python's `random` (as Keras does) and so do these tests; Keras's
+    default initializers draw their seeds from it, so later tests must not see the change."""
+    state, np_state = random.getstate(), np.random.get_state()
+    yield
+    random.setstate(state)
+    np.random.set_state(np_state)
+
+
 def test_timeseries_generator_windows_targets_and_options():
     data = np.arange(20).reshape(10, 2)
     gen = S.TimeseriesGenerator(data, np.arange(10), length=4, sampling_rate=2, stride=3,
