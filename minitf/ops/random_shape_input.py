@@ -12,7 +12,7 @@ eager ones for the same seeds and kernel.
 >>> @tf.function(input_signature=[tf.TensorSpec([None, 3])])
 ... def noise(x):
 ...     return tf.random.stateless_uniform(tf.shape(x), seed=[1, 2])
->>> noise.get_concrete_function().output_shapes
+>>> noise.get_concrete_function().structured_outputs.shape
 TensorShape([None, 3])
 >>> bool(tf.reduce_all(noise(tf.ones([2, 3])) ==
 ...                    tf.random.stateless_uniform([2, 3], seed=[1, 2])))
