@@ -18,3 +18,4 @@ TensorBoard on the log directory (`tensorboard --logdir logs`, or in Jupyter
 * `graph_summary.py`: `graph`, `trace_on` / `trace_export`.
 """
 from . import graph_summary, summary_ops, summary_writer  # noqa: F401 - register tf.summary.*
+from . import summary_scope as _summary_scope  # noqa: F401 - summary.experimental.summary_scope
