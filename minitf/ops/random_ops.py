@@ -410,7 +410,11 @@ def check_logits(op_name, logits, num_samples, dtype):
                               f"logits should be a matrix, got shape {dims_text(logits.shape)}",
                               "Give logits as [batch_size, num_classes]; for one distribution "
                               "use [[...]].")
-    num_samples = int(convert_to_tensor(num_samples, dtype=dtypes.int32).numpy())
+    num_samples = convert_to_tensor(num_samples, dtype=dtypes.int32)
+    known = symbolic_shape(op_name, [num_samples]) if context.graph_stack else None
+    if known is not None and type(known) is not tuple:
+        return num_samples, dtype  # a scalar tensor, read when the graph runs
+    num_samples = known[0] if known is not None else int(num_samples.numpy())
     if num_samples < 0:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"num_samples should be non-negative, got {num_samples}",
@@ -433,7 +437,17 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     logits = convert_to_tensor(logits)
     num_samples, dtype = check_logits("Multinomial", logits, num_samples, dtype)
     attrs = {"num_samples": num_samples, "output_dtype": dtype, **_seed_attrs(seed)}
+    if type(num_samples) is not int:  # known only when the graph runs: an input, as TF's
+        attrs["num_samples"] = None
+        return apply(MultinomialByTensor, [logits, num_samples], attrs)
     return apply(Multinomial, [logits], attrs)
+
+
+MultinomialByTensor = Op(
+    "Multinomial", lambda logits, n, num_samples, **attrs: _multinomial_forward(
+        logits, int(n), **attrs), dtypes=dtypes.FLOATING, typed=(0,), stateful=True,
+    shape=lambda logits, n, **attrs: _multinomial_shape(logits, None),
+    dtype=lambda *in_dtypes, output_dtype, **attrs: output_dtype)
 
 
 # --- stateless ops: the numbers are a pure function of (shape, seed) --------------------------

@@ -63,6 +63,7 @@ def shaped(x):  # draws whose numbers are minitf's own (NumPy): shapes and dtype
         "g_truncated": rec("g_truncated", g.truncated_normal(s)),
         "shuffle": rec("shuffle", tf.random.shuffle(x, seed=1)),
         "categorical": rec("categorical", tf.random.categorical(x, 4, seed=1)),
+        "categorical_n": rec("categorical_n", tf.random.categorical(x, s[0], seed=2)),
         "s_categorical": rec("s_categorical", tf.random.stateless_categorical(x, 4, [1, 2])),
         "k_normal": rec("k_normal", tf.keras.random.normal(s, seed=1)),
         "k_uniform": rec("k_uniform", tf.keras.random.uniform(s, seed=1)),
@@ -134,6 +135,8 @@ def test_static_shapes_keep_what_is_known(mine):
     assert mine["static"]["uniform_pack"] == ["(None, 2)", "float32"]
     assert mine["static"]["gamma"] == ["(None, 3, 2)", "float32"]
     assert mine["static"]["categorical"] == ["(None, 4)", "int64"]
+    assert mine["static"]["categorical_n"] == ["(None, None)", "int64"]
+    assert mine["shapes"][1]["categorical_n"] == [[5, 5], "int64"]
     assert mine["traces"] == [1, 1]
 
 
