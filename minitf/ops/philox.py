@@ -55,10 +55,18 @@ def philox4x32(counters, key, rounds=10):
     """Philox on many counters at once: `counters` is an [n, 4] array of 32-bit words
     (any unsigned or signed int dtype), `key` two ints. Returns [n, 4] uint32.
 
+    A few blocks (a seed to scramble, a small draw) go through Python's integers, one
+    block at a time: there a NumPy call costs more than the arithmetic. Many blocks go
+    through NumPy, each round one pass over all of them. Both give the same words.
+
     >>> [hex(w) for w in philox4x32(np.zeros((1, 4)), (0, 0))[0]]  # Random123's known answer
     ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
     """
-    c0, c1, c2, c3 = (np.asarray(counters)[:, i].astype(np.uint64) & _MASK32 for i in range(4))
+    counters = np.asarray(counters)
+    if len(counters) <= _FEW_BLOCKS:
+        return np.array([_philox_block(block, key, rounds) for block in counters.tolist()],
+                        dtype=np.uint32).reshape(len(counters), 4)
+    c0, c1, c2, c3 = (counters[:, i].astype(np.uint64) & _MASK32 for i in range(4))
     k0, k1 = int(key[0]) & 0xFFFFFFFF, int(key[1]) & 0xFFFFFFFF
     for _ in range(rounds):
         p0, p1 = _M0 * c0, _M1 * c2  # 32 x 32 -> 64-bit products: exact in uint64
@@ -66,6 +74,22 @@ def philox4x32(counters, key, rounds=10):
                           (p0 >> _SHIFT32) ^ c3 ^ np.uint64(k1), p0 & _MASK32)
         k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
     return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+
+
+_FEW_BLOCKS = 8  # up to this many blocks, Python's integers are faster than NumPy's calls
+_M0_INT, _M1_INT = int(_M0), int(_M1)
+
+
+def _philox_block(block, key, rounds):
+    """One block of Philox in Python integers (the same rounds as `philox4x32`)."""
+    c0, c1, c2, c3 = (int(w) & 0xFFFFFFFF for w in block)
+    k0, k1 = int(key[0]) & 0xFFFFFFFF, int(key[1]) & 0xFFFFFFFF
+    for _ in range(rounds):
+        p0, p1 = _M0_INT * c0, _M1_INT * c2
+        c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & 0xFFFFFFFF, (p0 >> 32) ^ c3 ^ k1, \
+            p0 & 0xFFFFFFFF
+        k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
+    return c0, c1, c2, c3
 
 
 def key_counter_from_seed(seed0, seed1):
@@ -113,6 +137,10 @@ def _counters(counter, offsets):
 def random_words(key, counter, n_blocks, first_block=0):
     """Blocks first_block ... first_block + n_blocks - 1 of the stream, as a flat
     uint32 array of 4 * n_blocks words."""
+    if n_blocks <= _FEW_BLOCKS:  # Python's integers: no arrays to build for a few blocks
+        start = counter_to_int(counter) + first_block
+        return np.array([w for i in range(n_blocks) for w in _philox_block(
+            counter_from_int(start + i), key, 10)], dtype=np.uint32)
     offsets = np.arange(n_blocks, dtype=np.uint64) + np.uint64(first_block)
     return philox4x32(_counters(counter, offsets), key).reshape(-1)
 

@@ -104,3 +104,21 @@ def test_generator_draws_inside_tf_function_advance_its_state():
 
     assert [t.numpy().tolist() for t in two_draws()] == eager
     assert g.state.numpy().tolist() == [1 + 2 * 2 * 256, 0, 0]
+
+
+def test_python_path_for_few_blocks_equals_the_numpy_path(monkeypatch):
+    """A few blocks go through Python's integers (faster there); both paths give the same words,
+    carries into the counter's high half included."""
+    rng = np.random.default_rng(0)
+    cases = [(rng.integers(0, 2**32, size=(n, 4), dtype=np.uint64),
+              tuple(int(k) for k in rng.integers(0, 2**32, size=2))) for n in (1, 3, 8)]
+    counters = [(0, 0, 5, 7), (2**32 - 3, 2**32 - 1, 2**32 - 1, 2**32 - 1)]
+    few = [philox.philox4x32(c, key) for c, key in cases]
+    words = [philox.random_words((11, 22), c, n, first) for c in counters for n in (1, 5, 8)
+             for first in (0, 1, 256)]
+    monkeypatch.setattr(philox, "_FEW_BLOCKS", -1)
+    for (c, key), got in zip(cases, few):
+        assert got.dtype == np.uint32 and np.array_equal(got, philox.philox4x32(c, key))
+    expected = [philox.random_words((11, 22), c, n, first) for c in counters for n in (1, 5, 8)
+                for first in (0, 1, 256)]
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(words, expected))
