@@ -35,12 +35,12 @@ import random
 
 import numpy as np
 
-from ...framework.tf_export import tf_export
-from ..utils.py_dataset import PyDataset
+from ...framework.tf_export import tf_export as _tf_export
+from ..utils.py_dataset import PyDataset as _PyDataset
 
 
-@tf_export("keras.preprocessing.sequence.TimeseriesGenerator")
-class TimeseriesGenerator(PyDataset):
+@_tf_export("keras.preprocessing.sequence.TimeseriesGenerator")
+class TimeseriesGenerator(_PyDataset):
     """Batches of windows over `data` (axis 0 is time) with the `targets` that follow.
 
     sampling_rate: keep every r-th step inside a window. stride: rows between windows.
@@ -90,7 +90,7 @@ class TimeseriesGenerator(PyDataset):
         return samples, targets
 
 
-@tf_export("keras.preprocessing.sequence.make_sampling_table")
+@_tf_export("keras.preprocessing.sequence.make_sampling_table")
 def make_sampling_table(size, sampling_factor=1e-5):
     """The probability of keeping the word of each rank: word2vec's
     `min(1, sqrt(f / sampling_factor) / (f / sampling_factor))`, with the frequency `f`
@@ -107,7 +107,7 @@ def make_sampling_table(size, sampling_factor=1e-5):
     return np.minimum(1.0, f / np.sqrt(f))
 
 
-@tf_export("keras.preprocessing.sequence.skipgrams")
+@_tf_export("keras.preprocessing.sequence.skipgrams")
 def skipgrams(sequence, vocabulary_size, window_size=4, negative_samples=1.0, shuffle=True,
               categorical=False, sampling_table=None, seed=None):
     """(couples, labels): [word, neighbour] pairs labelled 1, then
