@@ -23,40 +23,46 @@ def program(tf):
     c.set_soft_device_placement(True)
     with tf.device("/GPU:0"):
         out["soft_gpu"] = float(tf.constant(1.0) + 1.0)
-    out["tf32"] = e.tensor_float_32_execution_enabled()
-    e.enable_tensor_float_32_execution(False)
-    out["tf32_off"] = e.tensor_float_32_execution_enabled()
-    e.enable_tensor_float_32_execution(True)
-    out["policy"] = [e.get_device_policy()]
+    out["tf32"] = tf.config.experimental.tensor_float_32_execution_enabled()
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    out["tf32_off"] = tf.config.experimental.tensor_float_32_execution_enabled()
+    tf.config.experimental.enable_tensor_float_32_execution(True)
+    out["policy"] = [tf.config.experimental.get_device_policy()]
     for p in ["warn", "explicit", "silent_for_int32", None]:
-        e.set_device_policy(p)
-        out["policy"].append(e.get_device_policy())
+        tf.config.experimental.set_device_policy(p)
+        out["policy"].append(tf.config.experimental.get_device_policy())
     try:
-        e.set_device_policy("bad")
+        tf.config.experimental.set_device_policy("bad")
     except Exception as x:
         out["policy_bad"] = [type(x).__name__, str(x)]
-    out["sync"] = [e.get_synchronous_execution()]
-    e.set_synchronous_execution(False)
-    out["sync"].append(e.get_synchronous_execution())
-    e.set_synchronous_execution(True)
+    out["sync"] = [tf.config.experimental.get_synchronous_execution()]
+    tf.config.experimental.set_synchronous_execution(False)
+    out["sync"].append(tf.config.experimental.get_synchronous_execution())
+    tf.config.experimental.set_synchronous_execution(True)
     cpu = c.list_physical_devices("CPU")[0]
-    calls = {"get_memory_info": lambda: e.get_memory_info("CPU:0"),
-             "get_memory_usage": lambda: e.get_memory_usage("CPU:0"),
-             "reset_memory_stats": lambda: e.reset_memory_stats("CPU:0"),
-             "get_device_details": lambda: e.get_device_details(cpu),
-             "get_memory_growth": lambda: e.get_memory_growth(cpu),
-             "enable_op_determinism": e.enable_op_determinism}
+    calls = {"get_memory_info": lambda: tf.config.experimental.get_memory_info("CPU:0"),
+             "get_memory_usage": lambda: tf.config.experimental.get_memory_usage("CPU:0"),
+             "reset_memory_stats": lambda: tf.config.experimental.reset_memory_stats("CPU:0"),
+             "get_device_details": lambda: tf.config.experimental.get_device_details(cpu),
+             "get_memory_growth": lambda: tf.config.experimental.get_memory_growth(cpu),
+             "enable_op_determinism": tf.config.experimental.enable_op_determinism}
     for key, call in calls.items():
         try:
             out[key] = ["ok", repr(call())]
         except Exception as x:
             out[key] = [type(x).__name__, str(x)]
-    out["vdc"] = repr(e.VirtualDeviceConfiguration(memory_limit=10))
-    out["vdc_get"] = repr(e.get_virtual_device_configuration(cpu))
+    out["vdc"] = repr(tf.config.experimental.VirtualDeviceConfiguration(memory_limit=10))
+    out["vdc_get"] = repr(tf.config.experimental.get_virtual_device_configuration(cpu))
+    try:
+        tf.config.experimental.set_virtual_device_configuration(
+            cpu, [tf.config.experimental.VirtualDeviceConfiguration()] * 2)
+        out["vdc_set"] = "ok"
+    except Exception as x:
+        out["vdc_set"] = type(x).__name__
     out["threads"] = [c.threading.get_inter_op_parallelism_threads(),
                       c.threading.get_intra_op_parallelism_threads()]
-    out["eagerly"] = c.experimental_functions_run_eagerly()
-    out["logical"] = repr(c.LogicalDevice(name="/device:CPU:0", device_type="CPU"))
+    out["eagerly"] = tf.config.experimental_functions_run_eagerly()
+    out["logical"] = repr(tf.config.LogicalDevice(name="/device:CPU:0", device_type="CPU"))
     return out
 '''
 
@@ -92,40 +98,40 @@ def test_soft_placement_switch():
 
 def test_switches_round_trip_and_errors():
     e = tf.config.experimental
-    e.enable_tensor_float_32_execution(False)
-    assert e.tensor_float_32_execution_enabled() is False
-    e.enable_tensor_float_32_execution(True)
-    e.set_device_policy("explicit")
-    assert e.get_device_policy() == "explicit"
-    e.set_device_policy(None)
-    assert e.get_device_policy() == "silent"
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    assert tf.config.experimental.tensor_float_32_execution_enabled() is False
+    tf.config.experimental.enable_tensor_float_32_execution(True)
+    tf.config.experimental.set_device_policy("explicit")
+    assert tf.config.experimental.get_device_policy() == "explicit"
+    tf.config.experimental.set_device_policy(None)
+    assert tf.config.experimental.get_device_policy() == "silent"
     with pytest.raises(ValueError, match="Invalid argument `device_policy`"):
-        e.set_device_policy("loud")
-    e.set_synchronous_execution(False)
-    assert e.get_synchronous_execution() is False
-    e.set_synchronous_execution(True)
-    assert e.enable_op_determinism() is None
+        tf.config.experimental.set_device_policy("loud")
+    tf.config.experimental.set_synchronous_execution(False)
+    assert tf.config.experimental.get_synchronous_execution() is False
+    tf.config.experimental.set_synchronous_execution(True)
+    assert tf.config.experimental.enable_op_determinism() is None
 
 
 def test_cpu_memory_queries_raise_as_tf():
     e = tf.config.experimental
     cpu = tf.config.list_physical_devices("CPU")[0]
     with pytest.raises(ValueError, match="Allocator stats not available"):
-        e.get_memory_info("CPU:0")
+        tf.config.experimental.get_memory_info("CPU:0")
     with pytest.raises(ValueError, match="Cannot reset memory stats"):
-        e.reset_memory_stats("CPU:0")
+        tf.config.experimental.reset_memory_stats("CPU:0")
     with pytest.raises(KeyError):
-        e.get_memory_growth(cpu)
-    assert e.get_device_details(cpu) == {}
+        tf.config.experimental.get_memory_growth(cpu)
+    assert tf.config.experimental.get_device_details(cpu) == {}
     with pytest.raises(ValueError, match="Unrecognized device"):
-        e.get_device_details("CPU:0")
+        tf.config.experimental.get_device_details("CPU:0")
 
 
 def test_virtual_device_configuration_is_the_logical_one():
     e = tf.config.experimental
-    assert e.VirtualDeviceConfiguration is tf.config.LogicalDeviceConfiguration
+    assert tf.config.experimental.VirtualDeviceConfiguration is tf.config.LogicalDeviceConfiguration
     cpu = tf.config.list_physical_devices("CPU")[0]
-    assert e.get_virtual_device_configuration(cpu) == \
+    assert tf.config.experimental.get_virtual_device_configuration(cpu) == \
         tf.config.get_logical_device_configuration(cpu)
 
 
