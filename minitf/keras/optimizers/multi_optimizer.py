@@ -206,12 +206,7 @@ learning rate on the individual sub-optimizers instead.
         if not grads:
             return
         if trainable_variables is None:
-            if not self.built:
-                raise ValueError(
-                    "When passing `grads` without `variables`, the optimizer must already "
-                    "be built on a list of variables. Call "
-                    "`optimizer.build(trainable_variables)` first.")
-            trainable_variables = self._trainable_variables
+            trainable_variables = self._built_variables()
         trainable_variables = list(trainable_variables)
         if not self.built:
             self.build(trainable_variables)

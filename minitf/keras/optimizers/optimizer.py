@@ -287,12 +287,7 @@ class Optimizer:
         if not grads:
             return
         if trainable_variables is None:
-            if not self.built:
-                raise ValueError(
-                    "When passing `grads` without `variables`, the optimizer must already "
-                    "be built on a list of variables. Call "
-                    "`optimizer.build(trainable_variables)` first. ")
-            trainable_variables = self._trainable_variables
+            trainable_variables = self._built_variables()
         else:
             trainable_variables = list(trainable_variables)
             if not self.built:
@@ -312,6 +307,15 @@ class Optimizer:
             if variable.constraint is not None:
                 variable.assign(variable.constraint(variable))
         self._iterations.assign_add(1)
+
+    def _built_variables(self):
+        """The variables `build` was given: what `apply(grads)` without variables updates."""
+        if not self.built:
+            raise ValueError(
+                "When passing `grads` without `variables`, the optimizer must already "
+                "be built on a list of variables. Call "
+                "`optimizer.build(trainable_variables)` first. ")
+        return self._trainable_variables
 
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         for grad, variable in zip(grads, trainable_variables):
