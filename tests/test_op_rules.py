@@ -352,11 +352,24 @@ def family_ops():
 
 def test_every_op_with_its_own_dtype_rule_is_in_the_table():
     """Ops whose dtype is not their first input's are where rules go wrong: each needs a case."""
-    tested = {id(op) for op, _, _ in ROWS}
+    tested = {id(op) for op, _, _ in ROWS} | {id(random_ops.MultinomialByTensor)}  # below
     declared = [op for op in family_ops() if op.dtype is not None]
     assert len(declared) > 30
     missing = sorted(op.name for op in declared if id(op) not in tested)
     assert missing == [], "add a case for these ops to ROWS"
+
+
+def test_categorical_with_a_run_time_num_samples_keeps_the_dtype_rule():
+    """MultinomialByTensor is Multinomial with num_samples as an input: it exists only while
+    tracing (its static shape has None samples), so its row is a traced call."""
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def draw(n):
+        return tf.random.categorical(tf.zeros([2, 4]), n, dtype=tf.int32)
+
+    graph = draw.get_concrete_function().graph
+    assert [node.op for node in graph.nodes].count(random_ops.MultinomialByTensor) == 1
+    assert draw.get_concrete_function().structured_outputs.dtype == tf.int32
+    assert draw(tf.constant(3)).dtype == tf.int32 and draw(tf.constant(3)).shape == (2, 3)
 
 
 # --- every element-wise op, every dtype it accepts ----------------------------------------------

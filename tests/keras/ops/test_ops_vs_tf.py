@@ -109,7 +109,7 @@ CALLED = (
     "subtract", "sum", "svd", "swapaxes", "swish", "switch", "take", "take_along_axis", "tan",
     "tanh", "tanh_shrink", "tensordot", "threshold", "tile", "top_k", "trace", "transpose",
     "trapezoid", "tri", "tril", "triu", "true_divide", "trunc", "unfold", "unique",
-    "unravel_index", "unstack", "vander", "var", "vdot", "vectorized_map", "view_as_complex",
+    "unravel_index", "unstack", "vander", "var", "vdot", "vectorized_map", "view", "view_as_complex",
     "view_as_real", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
 )
 
