@@ -18,6 +18,18 @@ from ..framework.tf_export import tf_export
 from . import checkpoint_state
 
 
+def _message_double(value):
+    """A double as `str()` of a protobuf message prints it (upb: 15 significant digits, or 17
+    when 15 do not give the value back). The `checkpoint` file itself holds Python's shortest
+    repr, as TF's `text_format.MessageToString` writes it: 1.0 there is 1 here.
+
+    >>> _message_double(1.0), _message_double(1795778481.6839471), _message_double(0.5)
+    ('1', '1795778481.6839471', '0.5')
+    """
+    text = "%.15g" % value
+    return text if float(text) == value else "%.17g" % value
+
+
 class CheckpointState:
     """The fields of TF's `CheckpointState` protobuf (paths made absolute, as TF's reader)."""
 
@@ -33,10 +45,11 @@ class CheckpointState:
         lines = [f"model_checkpoint_path: {quote(self.model_checkpoint_path)}"]
         lines += [f"all_model_checkpoint_paths: {quote(p)}"
                   for p in self.all_model_checkpoint_paths]
-        lines += [f"all_model_checkpoint_timestamps: {t!r}"
+        lines += [f"all_model_checkpoint_timestamps: {_message_double(t)}"
                   for t in self.all_model_checkpoint_timestamps]
         if self.last_preserved_timestamp:
-            lines.append(f"last_preserved_timestamp: {self.last_preserved_timestamp!r}")
+            last = _message_double(self.last_preserved_timestamp)
+            lines.append(f"last_preserved_timestamp: {last}")
         return "".join(line + "\n" for line in lines)
 
     def __eq__(self, other):

@@ -156,3 +156,13 @@ def test_matches_real_tf(tmp_path):
     c.join([])
     assert coord + [c.joined] == real["coord"]
     assert os.path.basename(real["iter"][0]) == "ckpt-3"
+
+
+def test_state_prints_doubles_as_a_protobuf_message_does():
+    """str() of TF's CheckpointState (upb) gives 15 significant digits, or 17 when 15 do not
+    round-trip, and 1 for 1.0; the file keeps Python's shortest repr (checked with real TF)."""
+    from minitf.train.checkpoint_watch import CheckpointState
+    text = str(CheckpointState("a", ["a"], [1795778481.6839471, 0.5], 1.0))
+    assert "all_model_checkpoint_timestamps: 1795778481.6839471\n" in text
+    assert "all_model_checkpoint_timestamps: 0.5\n" in text
+    assert text.endswith("last_preserved_timestamp: 1\n")
