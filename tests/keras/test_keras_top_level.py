@@ -19,6 +19,7 @@ keras = tf.keras
 
 SNIPPET = r'''
 import json
+keras.backend.clear_session()  # layer names from 'dense' on, whatever ran before in this process
 out = {}
 
 def error(f):
