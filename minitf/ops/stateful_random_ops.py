@@ -103,23 +103,17 @@ RngSkipByShape = Op(
     "RngSkip", lambda state, shape: _skip_forward(state, int(np.prod(shape, dtype=np.int64))
                                                   * philox.RESERVED_BLOCKS_PER_OUTPUT),
     typed=(), shape=lambda state, shape: state, dtype=dtypes.int64)
-StatefulUniform = Op(
-    "StatefulUniform", lambda s, shape, dtype: philox.uniform_float(
-        *_stream(s), shape, dtype.as_numpy_dtype),
-    typed=(), shape=output_shape, dtype=from_attr("dtype"))
-StatefulStandardNormalV2 = Op(
-    "StatefulStandardNormalV2", lambda s, shape, dtype: philox.normal(
-        *_stream(s), shape, dtype.as_numpy_dtype),
-    typed=(), shape=output_shape, dtype=from_attr("dtype"))
-StatefulTruncatedNormal = Op(
-    "StatefulTruncatedNormal", lambda s, shape, dtype: philox.truncated_normal(
-        *_stream(s), shape, dtype.as_numpy_dtype),
-    typed=(), shape=output_shape, dtype=from_attr("dtype"))
-StatefulUniformFullInt = Op(
-    "StatefulUniformFullInt", lambda s, shape, dtype: philox.uniform_full_int(
-        *_stream(s), shape, dtype.as_numpy_dtype),
-    typed=(), shape=output_shape, dtype=from_attr("dtype"))
+def _stateful_draw(name, draw):
+    """The op that draws with `philox.<draw>` from a Generator's state; it only reads the
+    state (`Generator._draw` applies RngSkip after it to move the counter on)."""
+    return Op(name, lambda s, shape, dtype: draw(*_stream(s), shape, dtype.as_numpy_dtype),
+              typed=(), shape=output_shape, dtype=from_attr("dtype"))
 
+
+StatefulUniform = _stateful_draw("StatefulUniform", philox.uniform_float)
+StatefulStandardNormalV2 = _stateful_draw("StatefulStandardNormalV2", philox.normal)
+StatefulTruncatedNormal = _stateful_draw("StatefulTruncatedNormal", philox.truncated_normal)
+StatefulUniformFullInt = _stateful_draw("StatefulUniformFullInt", philox.uniform_full_int)
 
 def _uniform_int_forward(state, minval, maxval, shape, dtype):
     check_int_range("StatefulUniformInt", minval, maxval)
